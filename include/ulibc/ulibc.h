@@ -1,0 +1,59 @@
+/* ulibc/ulibc.h — the C API of ULIBC (the primary API; C++ has ulibc.hpp).
+ *
+ * A process has one current mapping: the topology below ULIBC_FSROOT (or /),
+ * a policy (ULIBC_POLICY, default scatter) and a thread count
+ * (ULIBC_NUM_THREADS, else OMP_NUM_THREADS, else every usable processor).
+ * It is built on first use or by ulibc_init*, and replaced by the setters.
+ *
+ * Errors are reported, never fatal: a function that fails returns -1 (or
+ * NULL) and ulibc_last_error() returns a message for the calling thread.
+ * Query functions are safe to call from many threads at once. */
+#ifndef ULIBC_ULIBC_H
+#define ULIBC_ULIBC_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum ulibc_policy {
+  ULIBC_SCATTER = 0,      /* spread threads over nodes first */
+  ULIBC_COMPACT = 1,      /* fill one node, SMT siblings included, before the next */
+  ULIBC_COMPACT_PLUS = 2, /* fill nodes in order, every core once before any sibling */
+  ULIBC_NONE = 3          /* no binding: the baseline */
+};
+
+/* (Re)build the current mapping from the environment. 0 or -1. */
+int ulibc_init(void);
+/* The same with explicit choices; NULL / 0 falls back to the environment.
+ * policy is a name: "scatter", "compact", "compact+", "none", "list:0,8,16-23". */
+int ulibc_init_with(const char *fsroot, const char *policy, int nthreads);
+/* Why the last failing call on this thread failed ("" if none did). */
+const char *ulibc_last_error(void);
+
+/* Replace the policy (enum ulibc_policy), keeping topology and thread count. */
+int ulibc_set_affinity_policy(int policy);
+/* Replace policy (by name, NULL keeps it) and thread count (0 keeps it). */
+int ulibc_set_mapping(const char *policy, int nthreads);
+/* The current policy's name; NULL on error. Valid until the mapping changes. */
+const char *ulibc_get_policy_name(void);
+
+int ulibc_get_num_threads(void); /* threads in the mapping */
+int ulibc_get_num_procs(void);   /* usable processors: online and allowed */
+int ulibc_get_num_nodes(void);   /* NUMA nodes of the machine */
+int ulibc_get_online_numa_nodes(void);           /* nodes the mapping uses */
+int ulibc_get_numa_online_cores(int node_index); /* threads mapped to that node */
+
+/* Thread tid's placement (0 <= tid < ulibc_get_num_threads()). */
+int ulibc_get_numa_procid(int tid);    /* OS processor id (-1 under ULIBC_NONE) */
+int ulibc_get_numa_nodeid(int tid);    /* node index: dense, indexes per-node arrays */
+int ulibc_get_numa_node_osid(int tid); /* the node's OS id */
+int ulibc_get_numa_packageid(int tid); /* physical package id */
+int ulibc_get_numa_coreid(int tid);    /* kernel core_id */
+int ulibc_get_numa_smtid(int tid);     /* SMT rank within its core */
+int ulibc_get_numa_ordcoreid(int tid); /* rank among the threads of its node */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ULIBC_ULIBC_H */

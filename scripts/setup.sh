@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs the Debian packages ULIBC builds, tests and benchmarks with.
+# Idempotent: when everything is present it only asks dpkg and returns.
+set -euo pipefail
+
+packages=(
+  # build
+  build-essential cmake ninja-build pkg-config
+  # libraries ULIBC uses
+  libcli11-dev nlohmann-json3-dev libfmt-dev libnuma-dev
+  # tests: GoogleTest, hwloc as an independent oracle, snapshot extraction, libFuzzer
+  libgtest-dev libgmock-dev hwloc tar bzip2 clang libclang-rt-14-dev
+  # benchmarks: the peer the topology load is measured against
+  libhwloc-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "setup: installing ${missing[*]}" >&2
+sudo_cmd=()
+[ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

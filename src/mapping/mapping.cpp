@@ -1,0 +1,120 @@
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "ulibc/error.hpp"
+#include "ulibc/mapping.hpp"
+
+namespace ulibc {
+
+namespace {
+
+struct Ranked {
+  const Processor* p;
+  int node_rank;
+  int core_rank;
+  int smt_rank;
+};
+
+// The three dense ranks of every usable processor (see mapping.hpp).
+std::vector<Ranked> rank_usable(const Topology& topo) {
+  std::vector<Ranked> out;
+  std::map<int, std::map<std::pair<int, int>, int>> core_rank;  // node → (package, core_id) → rank
+  for (const auto& p : topo.processors())
+    if (p.usable()) core_rank[p.node][{p.package, p.core_id}] = 0;
+  std::map<int, int> node_rank;
+  for (auto& [node, cores] : core_rank) {
+    const int r = static_cast<int>(node_rank.size());
+    node_rank[node] = r;
+    int c = 0;
+    for (auto& [key, rank] : cores) rank = c++;
+  }
+  std::map<std::pair<int, std::pair<int, int>>, int> smt_seen;
+  for (const auto& p : topo.processors()) {
+    if (!p.usable()) continue;
+    const auto core = std::make_pair(p.package, p.core_id);
+    out.push_back({&p, node_rank[p.node], core_rank[p.node][core], smt_seen[{p.node, core}]++});
+  }
+  return out;
+}
+
+std::vector<Ranked> order_by_policy(const Topology& topo, const Policy& policy) {
+  std::vector<Ranked> r = rank_usable(topo);
+  if (r.empty()) throw input_error("no usable processor: online ∩ allowed is empty in " + topo.fsroot());
+  auto by = [&](auto key) {
+    std::stable_sort(r.begin(), r.end(), [&](const Ranked& a, const Ranked& b) { return key(a) < key(b); });
+  };
+  switch (policy.kind()) {
+    case PolicyKind::scatter: by([](const Ranked& x) { return std::tie(x.smt_rank, x.core_rank, x.node_rank); }); break;
+    case PolicyKind::compact: by([](const Ranked& x) { return std::tie(x.node_rank, x.smt_rank, x.core_rank); }); break;
+    case PolicyKind::compact_plus: by([](const Ranked& x) { return std::tie(x.smt_rank, x.node_rank, x.core_rank); }); break;
+    case PolicyKind::list: {
+      std::vector<Ranked> listed;
+      for (int id : policy.order()) {
+        auto it = std::find_if(r.begin(), r.end(), [&](const Ranked& x) { return x.p->id == id; });
+        if (it == r.end())
+          throw input_error("policy " + policy.name() + ": processor " + std::to_string(id) +
+                            " is not usable (online and allowed: " + topo.usable().to_list() + ")");
+        listed.push_back(*it);
+      }
+      return listed;
+    }
+    case PolicyKind::none: break;
+  }
+  return r;
+}
+
+}  // namespace
+
+Mapping Mapping::build(const Topology& topo, const Policy& policy, int threads) {
+  if (threads < 1 || threads > kMaxThreads)
+    throw input_error("thread count " + std::to_string(threads) + " is outside 1.." + std::to_string(kMaxThreads));
+  Mapping m;
+  m.policy_ = policy;
+  m.threads_.resize(static_cast<std::size_t>(threads));
+  if (policy.kind() == PolicyKind::none) {
+    for (int t = 0; t < threads; ++t) m.threads_[static_cast<std::size_t>(t)] = Placement{.thread = t, .ordcore = t};
+    m.threads_per_node_ = {threads};
+    m.node_ids_ = {-1};
+    return m;
+  }
+  const std::vector<Ranked> order = order_by_policy(topo, policy);
+  std::set<int> nodes;
+  std::map<int, int> uses;  // processor → threads on it
+  for (int t = 0; t < threads; ++t) {
+    const Ranked& r = order[static_cast<std::size_t>(t) % order.size()];
+    const Processor& p = *r.p;
+    m.threads_[static_cast<std::size_t>(t)] = Placement{
+        .thread = t, .proc = p.id, .node = p.node, .package = p.package,
+        .core_id = p.core_id, .core_index = r.core_rank, .smt = r.smt_rank};
+    nodes.insert(p.node);
+    if (++uses[p.id] > 1) m.oversubscribed_ = true;
+  }
+  m.node_ids_.assign(nodes.begin(), nodes.end());
+  m.threads_per_node_.assign(m.node_ids_.size(), 0);
+  for (auto& pl : m.threads_) {
+    pl.node_index = static_cast<int>(std::lower_bound(m.node_ids_.begin(), m.node_ids_.end(), pl.node) - m.node_ids_.begin());
+    pl.ordcore = m.threads_per_node_[static_cast<std::size_t>(pl.node_index)]++;
+  }
+  return m;
+}
+
+int Mapping::max_cores_per_node() const {
+  std::map<int, std::set<int>> cores;
+  for (const auto& p : threads_) cores[p.node_index].insert(p.core_index);
+  std::size_t most = 0;
+  for (auto& [n, s] : cores) most = std::max(most, s.size());
+  return policy_.kind() == PolicyKind::none ? 0 : static_cast<int>(most);
+}
+
+int Mapping::max_threads_per_core() const {
+  if (policy_.kind() == PolicyKind::none) return 0;
+  std::map<std::pair<int, int>, std::set<int>> procs;  // distinct processors per core
+  for (const auto& p : threads_) procs[{p.node_index, p.core_index}].insert(p.proc);
+  std::size_t most = 0;
+  for (auto& [c, s] : procs) most = std::max(most, s.size());
+  return static_cast<int>(most);
+}
+
+}  // namespace ulibc

@@ -1,0 +1,93 @@
+#include <charconv>
+#include <cstdlib>
+
+#include "ulibc/error.hpp"
+#include "ulibc/mapping.hpp"
+
+namespace ulibc {
+
+namespace {
+constexpr std::string_view kAccepted = "scatter, compact, compact+, none, list:<cpulist> (e.g. list:0,8,16-23)";
+
+// A cpulist whose order matters: "3,1,4-6" → 3 1 4 5 6. Each item is checked
+// by the set parser so that errors read the same as everywhere else.
+std::vector<int> parse_ordered_list(std::string_view text) {
+  std::vector<int> order;
+  std::size_t pos = 0;
+  do {
+    const std::size_t comma = text.find(',', pos);
+    const std::string_view item = text.substr(pos, comma == text.npos ? text.npos : comma - pos);
+    if (item.empty()) throw input_error("policy list:" + std::string(text) + ": empty item");
+    CpuSet range;
+    try {
+      range = CpuSet::parse_list(item);
+    } catch (const Error& e) {
+      throw input_error("policy list:" + std::string(text) + ": " + e.what());
+    }
+    for (int id : range) order.push_back(id);
+    pos = comma == text.npos ? text.npos : comma + 1;
+  } while (pos != text.npos);
+  return order;
+}
+}  // namespace
+
+Policy Policy::explicit_list(std::vector<int> order) {
+  if (order.empty()) throw input_error("policy list: needs at least one processor");
+  Policy p(PolicyKind::list);
+  p.order_ = std::move(order);
+  return p;
+}
+
+Policy Policy::parse(std::string_view text) {
+  if (text == "scatter") return Policy(PolicyKind::scatter);
+  if (text == "compact") return Policy(PolicyKind::compact);
+  if (text == "compact+" || text == "compact_plus") return Policy(PolicyKind::compact_plus);
+  if (text == "none") return Policy(PolicyKind::none);
+  if (text.substr(0, 5) == "list:") {
+    if (text.size() == 5) throw input_error("policy \"list:\" names no processor; e.g. list:0,8,16-23");
+    return explicit_list(parse_ordered_list(text.substr(5)));
+  }
+  throw input_error("unknown policy \"" + std::string(text) + "\"; accepted: " + std::string(kAccepted));
+}
+
+std::string Policy::name() const {
+  switch (kind_) {
+    case PolicyKind::none: return "none";
+    case PolicyKind::scatter: return "scatter";
+    case PolicyKind::compact: return "compact";
+    case PolicyKind::compact_plus: return "compact+";
+    case PolicyKind::list: break;
+  }
+  std::string s = "list:";
+  for (std::size_t i = 0; i < order_.size(); ++i) s += (i ? "," : "") + std::to_string(order_[i]);
+  return s;
+}
+
+Policy policy_from_env(const Policy& fallback) {
+  const char* v = std::getenv("ULIBC_POLICY");
+  if (!v || !*v) return fallback;
+  try {
+    return Policy::parse(v);
+  } catch (const Error& e) {
+    throw input_error(std::string("ULIBC_POLICY: ") + e.what());
+  }
+}
+
+int threads_from_env(int fallback) {
+  for (const char* var : {"ULIBC_NUM_THREADS", "OMP_NUM_THREADS"}) {
+    const char* v = std::getenv(var);
+    if (!v || !*v) continue;
+    // OMP_NUM_THREADS may be a list of nesting levels ("8,2"); the first is ours.
+    std::string_view text(v);
+    if (std::string_view(var) == "OMP_NUM_THREADS") text = text.substr(0, text.find(','));
+    int n = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+    if (ec != std::errc() || end != text.data() + text.size() || n < 1 || n > Mapping::kMaxThreads)
+      throw input_error(std::string(var) + "=\"" + v + "\": expected a thread count from 1 to " +
+                        std::to_string(Mapping::kMaxThreads));
+    return n;
+  }
+  return fallback;
+}
+
+}  // namespace ulibc

@@ -1,0 +1,11 @@
+// os/process.hpp — what the kernel says about the calling process.
+#pragma once
+#include "ulibc/cpuset.hpp"
+
+namespace ulibc::os {
+
+// The calling thread's affinity mask, of any size (sched_getaffinity with a
+// buffer that grows until the kernel accepts it). Throws Error on failure.
+CpuSet thread_affinity();
+
+}  // namespace ulibc::os
