@@ -1,0 +1,113 @@
+// The C API, its paper-compatible names, and concurrent reads from an OpenMP team.
+#include <gtest/gtest.h>
+#include <omp.h>
+
+#include <string>
+
+#include "fake_sysfs.hpp"
+#include "ulibc/compat.h"
+#include "ulibc/ulibc.h"
+
+namespace {
+
+using ulibc::testing::FakeMachine;
+using ulibc::testing::TempDir;
+
+class CApi : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    // The paper's machine: 4 nodes x 8 cores x 2 SMT.
+    ulibc::testing::write_fake_sysfs(FakeMachine{.packages = 4, .cores_per_package = 8, .smt = 2}, dir.path());
+    ASSERT_EQ(ulibc_init_with(dir.path().c_str(), "scatter", 8), 0) << ulibc_last_error();
+  }
+  TempDir dir;
+};
+
+TEST_F(CApi, QueriesFollowTheMapping) {
+  EXPECT_EQ(ulibc_get_num_threads(), 8);
+  EXPECT_EQ(ulibc_get_num_procs(), 64);
+  EXPECT_EQ(ulibc_get_num_nodes(), 4);
+  EXPECT_EQ(ulibc_get_online_numa_nodes(), 4);
+  EXPECT_STREQ(ulibc_get_policy_name(), "scatter");
+  const int expected[] = {0, 8, 16, 24, 1, 9, 17, 25};
+  for (int t = 0; t < 8; ++t) {
+    EXPECT_EQ(ulibc_get_numa_procid(t), expected[t]);
+    EXPECT_EQ(ulibc_get_numa_nodeid(t), t % 4);
+    EXPECT_EQ(ulibc_get_numa_node_osid(t), t % 4);
+    EXPECT_EQ(ulibc_get_numa_packageid(t), t % 4);
+    EXPECT_EQ(ulibc_get_numa_coreid(t), t / 4);
+    EXPECT_EQ(ulibc_get_numa_smtid(t), 0);
+    EXPECT_EQ(ulibc_get_numa_ordcoreid(t), t / 4);
+  }
+  for (int n = 0; n < 4; ++n) EXPECT_EQ(ulibc_get_numa_online_cores(n), 2);
+}
+
+TEST_F(CApi, SettersRebuildTheMapping) {
+  ASSERT_EQ(ulibc_set_affinity_policy(ULIBC_COMPACT), 0);
+  EXPECT_EQ(ulibc_get_num_threads(), 8);  // thread count kept
+  EXPECT_EQ(ulibc_get_online_numa_nodes(), 1);
+  EXPECT_EQ(ulibc_get_numa_procid(7), 7);
+  ASSERT_EQ(ulibc_set_mapping("list:40,3", 0), 0);
+  EXPECT_EQ(ulibc_get_numa_procid(0), 40);
+  EXPECT_EQ(ulibc_get_numa_procid(2), 40);
+  EXPECT_EQ(ulibc_get_numa_smtid(0), 1);
+  ASSERT_EQ(ulibc_set_mapping(nullptr, 16), 0);
+  EXPECT_EQ(ulibc_get_num_threads(), 16);
+  EXPECT_STREQ(ulibc_get_policy_name(), "list:40,3");
+  ASSERT_EQ(ulibc_set_affinity_policy(ULIBC_NONE), 0);
+  EXPECT_EQ(ulibc_get_numa_procid(0), -1);
+}
+
+TEST_F(CApi, ErrorsAreReportedNotFatal) {
+  EXPECT_EQ(ulibc_get_numa_procid(8), -1);
+  EXPECT_NE(std::string(ulibc_last_error()).find("thread 8"), std::string::npos) << ulibc_last_error();
+  EXPECT_EQ(ulibc_get_numa_nodeid(-1), -1);
+  EXPECT_EQ(ulibc_get_numa_online_cores(4), -1);
+  EXPECT_EQ(ulibc_set_affinity_policy(42), -1);
+  EXPECT_NE(std::string(ulibc_last_error()).find("ULIBC_COMPACT_PLUS"), std::string::npos);
+  EXPECT_EQ(ulibc_set_mapping("sideways", 0), -1);
+  EXPECT_EQ(ulibc_set_mapping(nullptr, -3), -1);
+  EXPECT_EQ(ulibc_init_with("/nonexistent/root", nullptr, 0), -1);
+  EXPECT_NE(std::string(ulibc_last_error()).find("/nonexistent/root"), std::string::npos);
+  EXPECT_EQ(ulibc_get_num_threads(), 8);  // a failed call leaves the mapping as it was
+}
+
+TEST_F(CApi, PaperNamesFromTheCompatibilityHeader) {
+  ASSERT_EQ(set_affinity_policy(COMPACT_PLUS), 0);
+  EXPECT_EQ(get_online_numa_nodes(), 1);
+  EXPECT_EQ(get_numa_online_cores(0), 8);
+  EXPECT_EQ(get_numa_procid(5), 5);
+  EXPECT_EQ(get_numa_nodeid(5), 0);
+  EXPECT_EQ(get_numa_coreid(5), 5);
+  EXPECT_EQ(get_numa_smtid(5), 0);
+  EXPECT_EQ(get_numa_ordcoreid(5), 5);
+}
+
+TEST_F(CApi, EveryOpenMpThreadReadsItsOwnPlacement) {
+  ASSERT_EQ(ulibc_set_mapping("compact", 4), 0);
+  int mismatches = 0;
+#pragma omp parallel num_threads(4) reduction(+ : mismatches)
+  {
+    const int t = omp_get_thread_num();
+    for (int i = 0; i < 1000; ++i) mismatches += get_numa_procid(t) != t || get_numa_ordcoreid(t) != t;
+  }
+  EXPECT_EQ(mismatches, 0);
+}
+
+TEST(CApiEnvironment, LazyInitReadsTheEnvironment) {
+  TempDir dir;
+  ulibc::testing::write_fake_sysfs(FakeMachine{.packages = 2, .cores_per_package = 2}, dir.path());
+  ::setenv("ULIBC_FSROOT", dir.path().c_str(), 1);
+  ::setenv("ULIBC_POLICY", "compact", 1);
+  ::setenv("OMP_NUM_THREADS", "3", 1);
+  EXPECT_EQ(ulibc_init(), 0) << ulibc_last_error();
+  ::unsetenv("ULIBC_FSROOT");
+  ::unsetenv("ULIBC_POLICY");
+  ::unsetenv("OMP_NUM_THREADS");
+  EXPECT_EQ(ulibc_get_num_threads(), 3);
+  EXPECT_STREQ(ulibc_get_policy_name(), "compact");
+  EXPECT_EQ(ulibc_get_numa_procid(2), 2);
+  EXPECT_EQ(ulibc_get_online_numa_nodes(), 2);
+}
+
+}  // namespace
