@@ -9,7 +9,7 @@ packages=(
   # libraries ULIBC uses
   libcli11-dev nlohmann-json3-dev libfmt-dev libnuma-dev
   # tests: GoogleTest, hwloc as an independent oracle, snapshot extraction, libFuzzer
-  libgtest-dev libgmock-dev hwloc tar bzip2 clang libclang-rt-14-dev
+  libgtest-dev libgmock-dev hwloc tar bzip2 python3 clang libclang-rt-14-dev
   # benchmarks: the peer the topology load is measured against
   libhwloc-dev
 )

@@ -5,10 +5,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <filesystem>
+
 namespace ulibc::os {
 
 FsRoot::FsRoot(std::string root) : root_(root.empty() ? "/" : std::move(root)) {
-  prefix_ = root_;
+  // "/.", "//" or a link to / are the live machine too: only the resolved
+  // path decides whether the calling process may be consulted.
+  std::error_code ec;
+  const auto resolved = std::filesystem::canonical(root_, ec);
+  prefix_ = ec ? root_ : resolved.string();
   while (!prefix_.empty() && prefix_.back() == '/') prefix_.pop_back();
 }
 

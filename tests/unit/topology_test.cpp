@@ -139,6 +139,7 @@ TEST(Topology, FsrootFromEnvironment) {
 TEST(Topology, LiveMachineIsConsistent) {
   const Topology t = Topology::load("/");
   EXPECT_TRUE(t.is_live());
+  EXPECT_TRUE(Topology::load("/.").is_live());  // spelled differently, still this machine
   ASSERT_FALSE(t.processors().empty());
   EXPECT_FALSE(t.usable().empty());
   EXPECT_TRUE(t.online().contains(t.allowed()));
