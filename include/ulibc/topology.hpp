@@ -18,8 +18,9 @@ struct Processor {
   int package = -1;  // physical_package_id; numbered 0,1,… by first processor where the kernel says -1
   int die = -1;      // die_id, -1 where the kernel has none
   int cluster = -1;  // cluster_id, -1 where the kernel has none
-  int core_id = -1;  // the kernel's core_id: unique within a package only
-  int smt = -1;      // rank among its core's siblings, by processor id
+  int core_id = -1;  // the kernel's core_id: not unique across packages (nor dies, on some kernels)
+  int core = -1;     // machine-wide core number, dense, in (package, core_id) order; -1 if offline
+  int smt = -1;      // rank among its core's online siblings, by processor id
   int node = -1;     // NUMA node id
   bool online = false;
   bool allowed = false;  // online, in the process mask (live root) and in the cgroup cpuset

@@ -19,23 +19,22 @@ struct Ranked {
 
 // The three dense ranks of every usable processor (see mapping.hpp).
 std::vector<Ranked> rank_usable(const Topology& topo) {
-  std::vector<Ranked> out;
-  std::map<int, std::map<std::pair<int, int>, int>> core_rank;  // node → (package, core_id) → rank
+  // Processor::core numbers cores in (package, core_id) order, so ordering by
+  // it within a node is the spec's core rank.
+  std::map<int, std::map<int, int>> core_rank;  // node → machine-wide core → rank in the node
   for (const auto& p : topo.processors())
-    if (p.usable()) core_rank[p.node][{p.package, p.core_id}] = 0;
+    if (p.usable()) core_rank[p.node][p.core] = 0;
   std::map<int, int> node_rank;
   for (auto& [node, cores] : core_rank) {
     const int r = static_cast<int>(node_rank.size());
     node_rank[node] = r;
     int c = 0;
-    for (auto& [key, rank] : cores) rank = c++;
+    for (auto& [core, rank] : cores) rank = c++;
   }
-  std::map<std::pair<int, std::pair<int, int>>, int> smt_seen;
-  for (const auto& p : topo.processors()) {
-    if (!p.usable()) continue;
-    const auto core = std::make_pair(p.package, p.core_id);
-    out.push_back({&p, node_rank[p.node], core_rank[p.node][core], smt_seen[{p.node, core}]++});
-  }
+  std::map<int, int> smt_seen;  // core → usable processors ranked so far
+  std::vector<Ranked> out;
+  for (const auto& p : topo.processors())  // ascending ids: SMT ranks follow processor ids
+    if (p.usable()) out.push_back({&p, node_rank[p.node], core_rank[p.node][p.core], smt_seen[p.core]++});
   return out;
 }
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <tuple>
 
@@ -66,7 +67,7 @@ class TopologyBuilder {
     read_online();
     for (auto& p : t_.processors_) read_core_topology(p);
     number_packages_without_id();
-    rank_smt_siblings();
+    identify_cores();
   }
 
   void read_online() {
@@ -115,10 +116,51 @@ class TopologyBuilder {
            std::to_string(id_of_group.begin()->second) + " by their sibling sets");
   }
 
-  void rank_smt_siblings() {
-    std::map<std::pair<int, int>, int> seen;  // (package, core_id) → processors ranked so far
-    for (auto& p : t_.processors_)  // ascending id, so the rank is the order of ids
-      if (p.online) p.smt = seen[{p.package, p.core_id}]++;
+  // A core is the set of hardware threads the kernel lists in core_cpus
+  // (thread_siblings before 5.x), not the processors sharing (package,
+  // core_id): on multi-die packages of kernels without die_id (AMD
+  // Magny-Cours) core_id repeats in every die. One read per core. Without the
+  // files, (package, core_id) is the best we have. Cores are then numbered
+  // machine-wide in (package, core_id, first processor) order, and each
+  // processor's SMT rank is its place among its core's online threads.
+  void identify_cores() {
+    std::vector<std::vector<int>> cores;                 // online members, ascending ids
+    std::map<std::pair<int, int>, std::size_t> by_key;  // fallback grouping
+    std::vector<int> group(index_.size(), -1);
+    for (const auto& p : t_.processors_) {
+      if (!p.online || group[static_cast<std::size_t>(p.id)] >= 0) continue;
+      const auto siblings = thread_siblings(p.id);
+      std::size_t g = cores.size();
+      if (siblings && siblings->test(p.id)) {
+        cores.emplace_back();
+        for (int cpu : *siblings)
+          if (known(cpu) && proc(cpu).online && group[static_cast<std::size_t>(cpu)] < 0) {
+            group[static_cast<std::size_t>(cpu)] = static_cast<int>(g);
+            cores[g].push_back(cpu);
+          }
+        continue;
+      }
+      auto [it, inserted] = by_key.try_emplace({p.package, p.core_id}, g);
+      if (inserted) cores.emplace_back();
+      group[static_cast<std::size_t>(p.id)] = static_cast<int>(it->second);
+      cores[it->second].push_back(p.id);
+    }
+    std::sort(cores.begin(), cores.end(), [&](const auto& a, const auto& b) {
+      const Processor& x = proc(a.front());
+      const Processor& y = proc(b.front());
+      return std::tie(x.package, x.core_id, x.id) < std::tie(y.package, y.core_id, y.id);
+    });
+    for (std::size_t c = 0; c < cores.size(); ++c)
+      for (std::size_t rank = 0; rank < cores[c].size(); ++rank) {
+        proc(cores[c][rank]).core = static_cast<int>(c);
+        proc(cores[c][rank]).smt = static_cast<int>(rank);
+      }
+  }
+
+  std::optional<CpuSet> thread_siblings(int cpu) {
+    const std::string dir = cpu_path(cpu) + "/topology";
+    if (auto s = topo::read_set(fs_, dir + "/core_cpus_list", dir + "/core_cpus")) return s;
+    return topo::read_set(fs_, dir + "/thread_siblings_list", dir + "/thread_siblings");
   }
 
   void read_nodes() {

@@ -83,7 +83,7 @@ std::string write_fake_sysfs(const FakeMachine& m, const std::string& root) {
         if (!up) continue;  // the kernel removes an offline processor's topology directory
         const fs::path topo = cpu / "topology";
         put(topo / "physical_package_id", m.package_id_unknown ? "-1" : std::to_string(p));
-        put(topo / "core_id", std::to_string(c));
+        put(topo / "core_id", std::to_string(m.core_id_period > 0 ? c % m.core_id_period : c));
         put_set(topo, "thread_siblings_list", "thread_siblings", siblings - m.offline, m.write_cpulist);
         put_set(topo, "core_siblings_list", "core_siblings", package_cpus - m.offline, m.write_cpulist);
       }

@@ -36,6 +36,7 @@ struct FakeMachine {
   bool write_cpulist = true;        // false: nodes and siblings carry only hex cpumap files
   bool write_online_file = true;    // false: only per-processor cpuN/online flags
   bool package_id_unknown = false;  // physical_package_id -1 (POWER-like)
+  int core_id_period = 0;           // > 0: core_id = core % period, repeating per die (old AMD kernels)
 
   int total_processors() const;
   int processor_id(int package, int core, int smt_rank) const;  // by numbering

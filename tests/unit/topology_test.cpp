@@ -104,6 +104,21 @@ TEST(Topology, UnknownPackageIdsNumberedBySiblingSets) {
   EXPECT_FALSE(l.topo.notes().empty());
 }
 
+TEST(Topology, CoresComeFromSiblingSetsWhenCoreIdRepeatsPerDie) {
+  // Two dies of 2 cores per package, core_id 0,1,0,1: four distinct cores.
+  Loaded l(FakeMachine{.packages = 1, .cores_per_package = 4, .smt = 2,
+                       .numbering = ulibc::testing::Numbering::smt_adjacent, .core_id_period = 2});
+  const Topology& t = l.topo;
+  EXPECT_EQ(t.processor(0)->core_id, t.processor(4)->core_id);
+  EXPECT_NE(t.processor(0)->core, t.processor(4)->core);
+  EXPECT_EQ(t.processor(4)->smt, 0);
+  EXPECT_EQ(t.processor(5)->smt, 1);
+  EXPECT_EQ(t.processor(5)->core, t.processor(4)->core);
+  const auto m = ulibc::Mapping::build(t, ulibc::Policy::parse("compact+"), 4);
+  EXPECT_EQ(m.max_threads_per_core(), 1);  // four cores, not two with two threads each
+  EXPECT_EQ(m.max_cores_per_node(), 4);
+}
+
 TEST(Topology, CgroupCpusetLimitsAllowedInEveryFlavor) {
   using ulibc::testing::CgroupFlavor;
   for (auto flavor : {CgroupFlavor::legacy_cpuset, CgroupFlavor::v1, CgroupFlavor::v2}) {
