@@ -229,12 +229,12 @@ class TopologyBuilder {
   }
 
   // Processors no node claims: the kernel's cpuN/nodeM link says where they
-  // are (it survives when the node's own directory does not); with no node
-  // information at all the machine is one node.
+  // are (it survives when the node's own directory does not, and for offline
+  // processors); with no node information at all the machine is one node.
   void attach_unassigned_processors() {
     std::vector<int> orphans;
     for (const auto& p : t_.processors_)
-      if (p.online && p.node < 0) orphans.push_back(p.id);
+      if (p.node < 0) orphans.push_back(p.id);
     if (orphans.empty()) return;
     if (t_.nodes_.empty() && !fs_.is_dir(kNodeDir)) {
       Node n{.id = 0, .memory_bytes = read_node_memory("/proc/meminfo")};
@@ -253,7 +253,7 @@ class TopologyBuilder {
           break;
         }
       }
-      if (proc(cpu).node < 0) {
+      if (proc(cpu).node < 0 && proc(cpu).online) {
         if (t_.nodes_.empty()) t_.nodes_.push_back(Node{.id = 0, .memory_bytes = read_node_memory("/proc/meminfo")});
         Node& first = t_.nodes_.front();
         note("cpu" + std::to_string(cpu) + ": no node lists it; placed in node" + std::to_string(first.id));

@@ -93,11 +93,14 @@ TEST_F(BadSysfs, NodeWithoutCpulistFallsBackToProcessorLinks) {
 
 TEST_F(BadSysfs, MissingNodeDirectoryRecoveredFromLinks) {
   fs::remove_all(file("node/node1"));
+  overwrite("cpu/online", "0-2");  // an offline processor's link counts too
   for (int cpu : {2, 3}) fs::create_directory_symlink("../../node/node1", file("cpu/cpu" + std::to_string(cpu) + "/node1"));
   const Topology t = Topology::load(dir.path());
   ASSERT_NE(t.node(1), nullptr);
   EXPECT_FALSE(t.node(1)->has_memory());  // nothing tells its size
   EXPECT_EQ(t.node(1)->cpus.to_list(), "2-3");
+  EXPECT_FALSE(t.processor(3)->online);
+  EXPECT_EQ(t.processor(3)->node, 1);
   EXPECT_EQ(t.distance(0, 1), 20);  // completed from node0's row
 }
 

@@ -1,1 +1,83 @@
-int main() { return 0; }
+// main.cpp — the `ulibc` command: sets up CLI11, dispatches to a subcommand
+// and turns every failure into one "ulibc: error:" line and an exit code
+// (SPEC 1.7): 0 ok, 2 usage or input error, 1 any other failure.
+#include <algorithm>
+#include <array>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "ulibc/error.hpp"
+
+namespace {
+
+using ulibc::cli::Command;
+using ulibc::cli::CommandFactory;
+
+constexpr int kExitOk = 0;
+constexpr int kExitFailure = 1;
+constexpr int kExitUsage = 2;
+
+// Every subcommand, in the order `ulibc --help` lists them.
+constexpr std::array<CommandFactory, 2> kCommands = {ulibc::cli::add_topology_command, ulibc::cli::add_map_command};
+
+int fail(int code, const std::string& message) {
+  std::cerr << "ulibc: error: " << message << '\n';
+  return code;
+}
+
+std::string command_names(const std::vector<Command>& commands) {
+  std::string names;
+  for (const Command& c : commands) names += (names.empty() ? "" : ", ") + c.app->get_name();
+  return names;
+}
+
+// CLI11 reports a mistyped subcommand as an unexpected extra argument; say
+// what actually went wrong and what would have been accepted.
+int report_parse_error(CLI::App& app, const CLI::ParseError& e, const std::vector<Command>& commands, int argc,
+                       char** argv) {
+  if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) return app.exit(e);  // --help, --version
+  const bool no_subcommand = app.get_subcommands().empty();
+  if (dynamic_cast<const CLI::ExtrasError*>(&e) && no_subcommand && argc > 1 && argv[1][0] != '-')
+    return fail(kExitUsage, "unknown subcommand \"" + std::string(argv[1]) + "\"; available: " + command_names(commands));
+  const std::string help = no_subcommand ? "ulibc --help" : "ulibc " + app.get_subcommands().front()->get_name() + " --help";
+  return fail(kExitUsage, std::string(e.what()) + " (see '" + help + "')");
+}
+
+int run(const Command& command) {
+  try {
+    command.run();
+    return kExitOk;
+  } catch (const ulibc::Error& e) {
+    return fail(e.kind() == ulibc::ErrorKind::input ? kExitUsage : kExitFailure, e.what());
+  } catch (const CLI::ParseError& e) {
+    return fail(kExitUsage, e.what());
+  } catch (const std::exception& e) {
+    return fail(kExitFailure, e.what());
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app("ulibc: NUMA-aware thread placement. Shows the machine and the thread -> processor\n"
+               "mapping of each affinity policy (scatter, compact, compact+, list:<cpulist>, none).",
+               "ulibc");
+  app.set_version_flag("--version", ULIBC_VERSION);
+  app.require_subcommand(0, 1);  // none chosen → help and exit 2 below, not CLI11's terse message
+  std::vector<Command> commands;
+  for (CommandFactory add : kCommands) commands.push_back(add(app));
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return report_parse_error(app, e, commands, argc, argv);
+  }
+  const auto chosen = std::find_if(commands.begin(), commands.end(), [](const Command& c) { return c.app->parsed(); });
+  if (chosen == commands.end()) {
+    std::cerr << app.help();
+    return kExitUsage;
+  }
+  return run(*chosen);
+}

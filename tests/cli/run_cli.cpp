@@ -1,0 +1,118 @@
+// run_cli.cpp — runs the `ulibc` binary with posix_spawn and captures its
+// stdout, stderr and exit status.
+#include "run_cli.hpp"
+
+#include <poll.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <stdexcept>
+#include <string_view>
+
+#include <gtest/gtest.h>
+
+extern char** environ;
+
+namespace ulibc::testing {
+
+namespace {
+
+bool read_by_tool(std::string_view var) {
+  return var.starts_with("ULIBC_") || var == "OMP_NUM_THREADS";
+}
+
+std::vector<std::string> child_environment(const std::map<std::string, std::string>& env) {
+  std::vector<std::string> result;
+  for (char** e = environ; *e; ++e) {
+    const std::string_view entry(*e);
+    if (!read_by_tool(entry.substr(0, entry.find('=')))) result.emplace_back(entry);
+  }
+  for (const auto& [name, value] : env) result.push_back(name + "=" + value);
+  return result;
+}
+
+std::vector<char*> c_strings(std::vector<std::string>& strings) {
+  std::vector<char*> result;
+  for (std::string& s : strings) result.push_back(s.data());
+  result.push_back(nullptr);
+  return result;
+}
+
+// Reads both pipes until both close. Polling both avoids the deadlock of
+// reading one while the tool blocks writing a full other.
+void drain(int out_fd, int err_fd, CliResult& r) {
+  std::array<pollfd, 2> fds = {pollfd{out_fd, POLLIN, 0}, pollfd{err_fd, POLLIN, 0}};
+  std::array<std::string*, 2> sinks = {&r.out, &r.err};
+  int open_fds = 2;
+  while (open_fds > 0) {
+    if (poll(fds.data(), fds.size(), -1) < 0) {
+      if (errno == EINTR) continue;
+      throw std::runtime_error("poll failed");
+    }
+    for (std::size_t i = 0; i < fds.size(); ++i) {
+      if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      char buf[65536];
+      const ssize_t n = read(fds[i].fd, buf, sizeof buf);
+      if (n > 0) {
+        sinks[i]->append(buf, static_cast<std::size_t>(n));
+      } else {
+        close(fds[i].fd);
+        fds[i].fd = -1;
+        --open_fds;
+      }
+    }
+  }
+}
+
+}  // namespace
+
+CliResult run_cli(const std::vector<std::string>& args, const std::map<std::string, std::string>& env) {
+  std::vector<std::string> argv_strings = {ULIBC_CLI_PATH};
+  argv_strings.insert(argv_strings.end(), args.begin(), args.end());
+  std::vector<std::string> env_strings = child_environment(env);
+  std::vector<char*> argv = c_strings(argv_strings);
+  std::vector<char*> envp = c_strings(env_strings);
+
+  int out_pipe[2], err_pipe[2];
+  if (pipe(out_pipe) != 0 || pipe(err_pipe) != 0) throw std::runtime_error("pipe failed");
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, out_pipe[1], STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, err_pipe[1], STDERR_FILENO);
+  for (int fd : {out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]}) posix_spawn_file_actions_addclose(&actions, fd);
+  pid_t pid = 0;
+  const int rc = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), envp.data());
+  posix_spawn_file_actions_destroy(&actions);
+  close(out_pipe[1]);
+  close(err_pipe[1]);
+  if (rc != 0) {
+    close(out_pipe[0]);
+    close(err_pipe[0]);
+    throw std::runtime_error(std::string("cannot run ") + ULIBC_CLI_PATH);
+  }
+
+  CliResult r;
+  drain(out_pipe[0], err_pipe[0], r);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return r;
+}
+
+nlohmann::json run_cli_json(const std::vector<std::string>& args, const std::map<std::string, std::string>& env) {
+  const CliResult r = run_cli(args, env);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  try {
+    return nlohmann::json::parse(r.out);
+  } catch (const nlohmann::json::exception& e) {
+    ADD_FAILURE() << "not JSON (" << e.what() << "):\n" << r.out;
+    return nlohmann::json::object();
+  }
+}
+
+}  // namespace ulibc::testing

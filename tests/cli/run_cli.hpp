@@ -1,0 +1,26 @@
+// run_cli.hpp — runs the built `ulibc` binary as a user would and captures
+// what it prints, so the tests check the real command line, exit codes included.
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace ulibc::testing {
+
+struct CliResult {
+  int exit_code = -1;  // the exit status; 128 + signal if the tool was killed
+  std::string out;
+  std::string err;
+};
+
+// Runs `ulibc args...` with the test's environment minus every variable the
+// tool reads (ULIBC_*, OMP_NUM_THREADS), plus `env`: each test states the
+// environment it depends on.
+CliResult run_cli(const std::vector<std::string>& args, const std::map<std::string, std::string>& env = {});
+
+// Runs the tool, expects exit 0 and an empty stderr, and parses stdout as JSON.
+nlohmann::json run_cli_json(const std::vector<std::string>& args, const std::map<std::string, std::string>& env = {});
+
+}  // namespace ulibc::testing

@@ -1,0 +1,133 @@
+// map_command.cpp — `ulibc map`: the thread → processor table a policy gives
+// on this machine, laid out like the ULIBC paper's Tables 3 and 4.
+#include <algorithm>
+#include <iostream>
+#include <memory>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "commands.hpp"
+#include "json.hpp"
+#include "table.hpp"
+
+namespace ulibc::cli {
+
+namespace {
+
+constexpr int kThreadsPerRow = 8;  // the paper's Table 3 lists eight threads a row
+
+struct MapOptions {
+  CommonOptions common;
+  std::string policy;
+  int threads = 0;
+  CLI::Option* policy_opt = nullptr;
+  CLI::Option* threads_opt = nullptr;
+};
+
+// The command line wins, then ULIBC_POLICY, then scatter (SPEC 1.2). The
+// environment is read only when needed so that a bad value there cannot
+// break a command line that overrides it.
+Policy resolve_policy(const MapOptions& o) {
+  if (o.policy_opt->count()) return Policy::parse(o.policy);
+  return policy_from_env(Policy(PolicyKind::scatter));
+}
+
+// The command line wins, then ULIBC_NUM_THREADS / OMP_NUM_THREADS, then one
+// thread per usable processor. A machine with none falls back to 1 so that
+// Mapping::build reports the real problem (no usable processor).
+int resolve_threads(const MapOptions& o, const Topology& topo) {
+  if (o.threads_opt->count()) return o.threads;
+  return threads_from_env(std::max(1, topo.usable().count()));
+}
+
+// Distinct processors the mapping runs on: for a list policy with repeats
+// this is fewer than the usable processors, and it is what threads share.
+int processors_used(const Mapping& map) {
+  std::set<int> procs;
+  for (const Placement& p : map.threads()) procs.insert(p.proc);
+  return static_cast<int>(procs.size());
+}
+
+void warn_if_oversubscribed(const Mapping& map) {
+  if (!map.oversubscribed()) return;
+  const int procs = processors_used(map);
+  fmt::print(stderr, "ulibc: warning: {} threads on {} usable processor{}: oversubscribed, wrapping around\n",
+             map.size(), procs, procs == 1 ? "" : "s");
+}
+
+// Table 3: "threads 0-7 : 0 8 16 24 1 9 17 25", eight threads a row.
+void print_processor_rows(const Mapping& map) {
+  const int last = map.size() - 1;
+  const std::size_t range_width = fmt::format("{}-{}", last, last).size();
+  std::size_t proc_width = 1;
+  for (const Placement& p : map.threads()) proc_width = std::max(proc_width, cell(p.proc).size());
+  fmt::print("Thread -> processor:\n");
+  for (int first = 0; first <= last; first += kThreadsPerRow) {
+    const int end = std::min(first + kThreadsPerRow, map.size()) - 1;
+    std::string row = fmt::format("  threads {:<{}} :", fmt::format("{}-{}", first, end), range_width);
+    for (int t = first; t <= end; ++t) row += fmt::format(" {:>{}}", cell(map[t].proc), proc_width);
+    fmt::print("{}\n", row);
+  }
+}
+
+void print_placements(const Mapping& map) {
+  Table t({{"thread"}, {"proc"}, {"node"}, {"node_index"}, {"package"}, {"core_id"}, {"core_index"}, {"smt"}, {"ordcore"}});
+  for (const Placement& p : map.threads())
+    t.add({cell(p.thread), cell(p.proc), cell(p.node), cell(p.node_index), cell(p.package), cell(p.core_id),
+           cell(p.core_index), cell(p.smt), cell(p.ordcore)});
+  fmt::print("\nPlacements:\n");
+  t.print(std::cout);
+}
+
+// Table 4 of the paper: how a policy spreads a thread count over the machine.
+void print_counts(const Mapping& map) {
+  fmt::print("\nCounts:\n");
+  fmt::print("  threads           {}\n", map.size());
+  fmt::print("  NUMA nodes        {}\n", map.nodes_used());
+  fmt::print("  cores per node    {}\n", map.max_cores_per_node());
+  fmt::print("  threads per core  {}\n", map.max_threads_per_core());
+  Table t({{"node_index"}, {"node"}, {"threads"}});
+  for (int i = 0; i < map.nodes_used(); ++i)
+    t.add({cell(i), cell(map.node_ids()[static_cast<std::size_t>(i)]), cell(map.threads_per_node()[static_cast<std::size_t>(i)])});
+  fmt::print("\nThreads per node:\n");
+  t.print(std::cout);
+}
+
+void print_text(const Mapping& map, const Topology& topo) {
+  fmt::print("Policy {}, {} threads on {}\n\n", map.policy().name(), map.size(), topo.fsroot());
+  print_processor_rows(map);
+  print_placements(map);
+  print_counts(map);
+}
+
+void run_map(const MapOptions& o) {
+  const Policy policy = resolve_policy(o);
+  const Topology topo = Topology::load(o.common.fsroot);
+  const Mapping map = Mapping::build(topo, policy, resolve_threads(o, topo));
+  warn_if_oversubscribed(map);
+  if (o.common.json) {
+    nlohmann::ordered_json j = to_json(map);
+    j["fsroot"] = topo.fsroot();
+    print_json(j);
+  } else {
+    print_text(map, topo);
+  }
+}
+
+}  // namespace
+
+Command add_map_command(CLI::App& parent) {
+  auto opts = std::make_shared<MapOptions>();
+  CLI::App* sub = parent.add_subcommand("map", "Show the thread -> processor mapping a policy gives on this machine");
+  opts->policy_opt = sub->add_option("--policy,-p", opts->policy,
+                                     "scatter, compact, compact+, none or list:<cpulist>; default $ULIBC_POLICY, else scatter")
+                         ->type_name("POLICY");
+  opts->threads_opt = sub->add_option("--threads,-n", opts->threads,
+                                      "Number of threads; default $ULIBC_NUM_THREADS, else $OMP_NUM_THREADS, else one per usable processor")
+                          ->type_name("N");
+  add_common_options(*sub, opts->common);
+  return {sub, [opts] { run_map(*opts); }};
+}
+
+}  // namespace ulibc::cli

@@ -1,0 +1,53 @@
+// table.cpp — aligned text tables and cell formatting.
+#include "table.hpp"
+
+#include <algorithm>
+#include <array>
+
+#include <fmt/format.h>
+
+namespace ulibc::cli {
+
+namespace {
+void print_line(std::ostream& out, const std::string& indent, const std::vector<Table::Column>& columns,
+                const std::vector<std::size_t>& widths, const std::vector<std::string>& cells) {
+  std::string line = indent;
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    const std::string& text = c < cells.size() ? cells[c] : std::string();
+    if (c) line += "  ";
+    line += columns[c].left ? fmt::format("{:<{}}", text, widths[c]) : fmt::format("{:>{}}", text, widths[c]);
+  }
+  line.erase(line.find_last_not_of(' ') + 1);
+  out << line << '\n';
+}
+}  // namespace
+
+void Table::print(std::ostream& out, const std::string& indent) const {
+  std::vector<std::size_t> widths;
+  for (const Column& c : columns_) widths.push_back(c.header.size());
+  for (const auto& row : rows_)
+    for (std::size_t c = 0; c < row.size() && c < widths.size(); ++c) widths[c] = std::max(widths[c], row[c].size());
+  std::vector<std::string> headers;
+  for (const Column& c : columns_) headers.push_back(c.header);
+  print_line(out, indent, columns_, widths, headers);
+  for (const auto& row : rows_) print_line(out, indent, columns_, widths, row);
+}
+
+std::string cell(long long value) { return value < 0 ? "-" : std::to_string(value); }
+
+std::string human_bytes(unsigned long long bytes) {
+  static constexpr std::array<const char*, 7> kUnits = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  double value = static_cast<double>(bytes);
+  std::size_t unit = 0;
+  // 1023.96 KiB would print as "1024.0 KiB": step up once it rounds to 1024.
+  while (value >= 1023.95 && unit + 1 < kUnits.size()) {
+    value /= 1024;
+    ++unit;
+  }
+  std::string number = fmt::format("{:.1f}", value);
+  // Whole numbers read without a fraction ("32 KiB"), others keep one digit ("7.8 GiB").
+  if (number.ends_with(".0")) number.resize(number.size() - 2);
+  return number + " " + kUnits[unit];
+}
+
+}  // namespace ulibc::cli

@@ -1,0 +1,126 @@
+// topology_command.cpp — `ulibc topology`: what the library sees of the
+// machine, the first thing to check before trusting any mapping.
+#include <iostream>
+#include <map>
+#include <memory>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include "commands.hpp"
+#include "json.hpp"
+#include "summary.hpp"
+#include "table.hpp"
+
+namespace ulibc::cli {
+
+namespace {
+
+std::string describe_source(const Topology& topo) {
+  return topo.is_live() ? fmt::format("live machine ({})", topo.fsroot())
+                        : fmt::format("snapshot {}", topo.fsroot());
+}
+
+void print_totals(const Topology& topo) {
+  const MachineSummary s = summarize(topo);
+  fmt::print("Machine: {}\n", describe_source(topo));
+  fmt::print("  processors      {} (online {}, allowed {}, usable {})\n", s.processors, s.online, s.allowed, s.usable);
+  fmt::print("  packages        {}\n", s.packages);
+  fmt::print("  NUMA nodes      {}\n", s.nodes);
+  fmt::print("  cores           {}\n", s.cores);
+  // Hybrid parts mix cores with and without SMT: show the range rather than hide it.
+  if (s.min_smt == s.max_smt) fmt::print("  SMT per core    {}\n", s.max_smt);
+  else fmt::print("  SMT per core    {}-{} (varies by core)\n", s.min_smt, s.max_smt);
+  fmt::print("  cpus all        {}\n", topo.all().to_list());
+  fmt::print("       online     {}\n", topo.online().to_list());
+  fmt::print("       allowed    {}\n", topo.allowed().to_list());
+  fmt::print("       usable     {}\n", topo.usable().to_list());
+  const CpuSet excluded = topo.online() - topo.usable();
+  if (!excluded.empty()) fmt::print("       not usable {} (online but outside the affinity mask or cgroup cpuset)\n", excluded.to_list());
+}
+
+std::string hugepages_cell(const Node& n) {
+  std::string text;
+  for (const HugePages& h : n.hugepages)
+    text += fmt::format("{}{}: {}/{}", text.empty() ? "" : ", ", human_bytes(h.page_bytes), h.free, h.total);
+  return text.empty() ? "-" : text;
+}
+
+std::string memory_cell(const Node& n) {
+  std::string text = n.has_memory() ? human_bytes(n.memory_bytes) : "memory-less";
+  if (!n.allowed) text += " (not in cgroup mems)";
+  return text;
+}
+
+void print_nodes(const Topology& topo) {
+  Table t({{"node"}, {"memory"}, {"hugepages free/total", true}, {"cpus", true}});
+  for (const Node& n : topo.nodes()) t.add({cell(n.id), memory_cell(n), hugepages_cell(n), n.cpus.empty() ? "-" : n.cpus.to_list()});
+  fmt::print("\nNUMA nodes:\n");
+  t.print(std::cout);
+}
+
+void print_packages(const Topology& topo) {
+  Table t({{"package"}, {"cpus", true}});
+  for (const Package& p : topo.packages()) t.add({cell(p.id), p.cpus.to_list()});
+  fmt::print("\nPackages:\n");
+  t.print(std::cout);
+}
+
+void print_distances(const Topology& topo) {
+  std::vector<Table::Column> columns = {{"node"}};
+  for (const Node& n : topo.nodes()) columns.push_back({std::to_string(n.id)});
+  Table t(std::move(columns));
+  for (const Node& from : topo.nodes()) {
+    std::vector<std::string> row = {std::to_string(from.id)};
+    for (const Node& to : topo.nodes()) row.push_back(cell(topo.distance(from.id, to.id)));
+    t.add(std::move(row));
+  }
+  fmt::print("\nNode distances:\n");
+  t.print(std::cout);
+}
+
+// Caches grouped by kind: a machine has hundreds of instances but a handful
+// of kinds, and the kind plus its sharing is what placement decisions need.
+void print_caches(const Topology& topo) {
+  if (topo.caches().empty()) return;
+  using Kind = std::tuple<int, std::string, std::uint64_t, int>;  // level, type, size, cpus sharing one
+  std::map<Kind, int> instances;
+  for (const Cache& c : topo.caches()) ++instances[{c.level, c.type, c.size_bytes, c.cpus.count()}];
+  Table t({{"level"}, {"type", true}, {"size"}, {"instances"}, {"cpus each"}});
+  for (const auto& [kind, count] : instances) {
+    const auto& [level, type, size, sharing] = kind;
+    t.add({fmt::format("L{}", level), type, human_bytes(size), std::to_string(count), std::to_string(sharing)});
+  }
+  fmt::print("\nCaches:\n");
+  t.print(std::cout);
+}
+
+void print_notes(const Topology& topo) {
+  if (topo.notes().empty()) return;
+  fmt::print("\nNotes (fallbacks taken while loading):\n");
+  for (const std::string& note : topo.notes()) fmt::print("  - {}\n", note);
+}
+
+void print_text(const Topology& topo) {
+  print_totals(topo);
+  print_nodes(topo);
+  print_packages(topo);
+  print_distances(topo);
+  print_caches(topo);
+  print_notes(topo);
+}
+
+}  // namespace
+
+Command add_topology_command(CLI::App& parent) {
+  auto opts = std::make_shared<CommonOptions>();
+  CLI::App* sub = parent.add_subcommand("topology", "Show the machine: processors, NUMA nodes, packages, distances, caches");
+  add_common_options(*sub, *opts);
+  return {sub, [opts] {
+            const Topology topo = Topology::load(opts->fsroot);
+            if (opts->json) print_json(to_json(topo));
+            else print_text(topo);
+          }};
+}
+
+}  // namespace ulibc::cli
