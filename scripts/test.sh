@@ -11,7 +11,7 @@ cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build
 ctest --test-dir build --output-on-failure -j "$jobs"
 
-FUZZ_SECONDS=${FUZZ_SECONDS:-30} bash scripts/fuzz.sh
+bash scripts/fuzz.sh "${ULIBC_FUZZ_SECONDS:-30}"
 
 # Installed programs are not built with the sanitizer runtime: the install
 # test runs in the release build only.

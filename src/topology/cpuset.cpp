@@ -24,6 +24,9 @@ std::string_view trim_space(std::string_view s) {
 
 int parse_id(std::string_view token, std::string_view whole) {
   if (token.empty()) bad("cpulist", whole, "missing number");
+  // from_chars takes a sign; the kernel never writes one ("0--0" is not a range).
+  if (token.front() < '0' || token.front() > '9')
+    bad("cpulist", whole, "\"" + std::string(token) + "\" is not a non-negative integer");
   int value = 0;
   auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
   if (ec == std::errc::result_out_of_range || (ec == std::errc() && value > CpuSet::kMaxId))

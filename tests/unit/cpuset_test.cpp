@@ -20,7 +20,7 @@ TEST(CpuSet, ParsesKernelCpumaps) {
 }
 
 TEST(CpuSet, RejectsGarbageWithTheOffendingText) {
-  for (const char* bad : {"1-", "5-3", "a", "-1", "1,,2", "99999999999", "70000", "1-2-3", "0x1"}) {
+  for (const char* bad : {"1-", "5-3", "a", "-1", "1,,2", "99999999999", "70000", "1-2-3", "0x1", "0--0", "+1", "1-+2"}) {
     try {
       CpuSet::parse_list(bad);
       ADD_FAILURE() << "accepted \"" << bad << "\"";
