@@ -4,13 +4,16 @@
 // run in the same process, interleaved: repetition r times ulibc then hwloc,
 // r+1 hwloc then ulibc, so drift (frequency, page cache, other load) falls on
 // both alike. One load is everything a caller pays for a fresh topology:
-//   ulibc  Topology::load(root) and its destruction
+//   ulibc  Topology::load(root, detail) and its destruction (--detail: full,
+//          the default, or placement: no caches or huge page counts)
 //   hwloc  hwloc_topology_init + hwloc_topology_load + hwloc_topology_destroy
-//          (default flags and filters: CPUs, NUMA nodes, caches; no I/O)
+//          (default flags and filters: CPUs, NUMA nodes, caches; no I/O;
+//          --hwloc-no-caches filters the caches out, like --detail placement)
 // hwloc reads HWLOC_FSROOT when it loads, so the variable is set (or unset
 // for the live machine) before the repetitions, outside the timed region.
 //
 // usage: ulibc_bench_topology_load [--reps N] [--warmup N] [--fsroot DIR]... [--no-live]
+//                                  [--detail full|placement] [--hwloc-no-caches]
 #include <hwloc.h>
 
 #include <algorithm>
@@ -26,6 +29,9 @@
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+ulibc::Detail g_detail = ulibc::Detail::full;
+bool g_hwloc_caches = true;
 
 struct Target {
   std::string label;
@@ -57,7 +63,7 @@ struct Counts {
 double time_ulibc(const std::string& root, Counts* counts) {
   const auto t0 = Clock::now();
   {
-    const auto topo = ulibc::Topology::load(root.empty() ? "/" : root);
+    const auto topo = ulibc::Topology::load(root.empty() ? "/" : root, g_detail);
     keep(topo);
     if (counts) *counts = {topo.online().count(), static_cast<int>(topo.nodes().size())};
   }
@@ -67,7 +73,9 @@ double time_ulibc(const std::string& root, Counts* counts) {
 double time_hwloc(Counts* counts) {
   const auto t0 = Clock::now();
   hwloc_topology_t topo;
-  if (hwloc_topology_init(&topo) != 0 || hwloc_topology_load(topo) != 0) {
+  if (hwloc_topology_init(&topo) != 0 ||
+      (!g_hwloc_caches && hwloc_topology_set_cache_types_filter(topo, HWLOC_TYPE_FILTER_KEEP_NONE) != 0) ||
+      hwloc_topology_load(topo) != 0) {
     std::fprintf(stderr, "hwloc: topology load failed\n");
     std::exit(1);
   }
@@ -80,12 +88,14 @@ double time_hwloc(Counts* counts) {
 
 [[noreturn]] void usage(const char* argv0, int rc) {
   std::fprintf(rc ? stderr : stdout,
-               "usage: %s [--reps N] [--warmup N] [--fsroot DIR]... [--no-live]\n"
+               "usage: %s [--reps N] [--warmup N] [--fsroot DIR]... [--no-live] [--detail D] [--hwloc-no-caches]\n"
                "  Times one topology load of ULIBC and of hwloc, interleaved in one process.\n"
                "  --reps N      timed loads of each library per machine (default 200)\n"
                "  --warmup N    untimed loads of each first (default 5)\n"
                "  --fsroot DIR  also time this sysfs/procfs snapshot (repeatable)\n"
-               "  --no-live     skip the live machine\n",
+               "  --no-live     skip the live machine\n"
+               "  --detail D    what ulibc reads: full (default) or placement (no caches, huge pages)\n"
+               "  --hwloc-no-caches  filter hwloc's caches out\n",
                argv0);
   std::exit(rc);
 }
@@ -121,6 +131,11 @@ int main(int argc, char** argv) {
         label = label.substr(slash + 1);
       targets.push_back({"snapshot " + label, root});
     } else if (arg == "--no-live") live = false;
+    else if (arg == "--detail" && has_value) {
+      const std::string d = argv[++i];
+      if (d != "full" && d != "placement") usage(argv[0], 2);
+      g_detail = d == "full" ? ulibc::Detail::full : ulibc::Detail::placement;
+    } else if (arg == "--hwloc-no-caches") g_hwloc_caches = false;
     else usage(argv[0], 2);
   }
   if (live) targets.insert(targets.begin(), {"live machine", ""});

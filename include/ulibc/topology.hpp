@@ -16,8 +16,8 @@ namespace ulibc {
 struct Processor {
   int id = -1;
   int package = -1;  // physical_package_id; numbered 0,1,… by first processor where the kernel says -1
-  int die = -1;      // die_id, -1 where the kernel has none
-  int cluster = -1;  // cluster_id, -1 where the kernel has none
+  int die = -1;      // die_id, -1 where the kernel has none (or Detail::placement)
+  int cluster = -1;  // cluster_id, -1 where the kernel has none (or Detail::placement)
   int core_id = -1;  // the kernel's core_id: not unique across packages (nor dies, on some kernels)
   int core = -1;     // machine-wide core number, dense, in (package, core_id) order; -1 if offline
   int smt = -1;      // rank among its core's online siblings, by processor id
@@ -55,15 +55,21 @@ struct Cache {
   CpuSet cpus;  // the processors that share it
 };
 
+// How much a load reads. Placement is what policies, binding and node-local
+// memory need; full adds caches, huge page counts, dies and clusters, which
+// on a small machine are most of the files a load opens.
+enum class Detail { placement, full };
+
 class Topology {
  public:
   // Loads the machine below `fsroot`. An empty fsroot means $ULIBC_FSROOT if
   // set, else "/" (the live machine). Throws Error: kind input when the root
   // or a file in it is missing or malformed beyond any documented fallback.
-  static Topology load(const std::string& fsroot = "");
+  static Topology load(const std::string& fsroot = "", Detail detail = Detail::full);
 
   const std::string& fsroot() const { return fsroot_; }
   bool is_live() const { return live_; }
+  Detail detail() const { return detail_; }  // placement: no caches, huge pages, dies or clusters
 
   const std::vector<Processor>& processors() const { return processors_; }  // by id
   const std::vector<Node>& nodes() const { return nodes_; }                 // by id
@@ -87,6 +93,7 @@ class Topology {
   friend class TopologyBuilder;
   std::string fsroot_;
   bool live_ = false;
+  Detail detail_ = Detail::full;
   std::vector<Processor> processors_;
   std::vector<Node> nodes_;
   std::vector<Package> packages_;

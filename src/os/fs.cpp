@@ -23,8 +23,12 @@ std::string FsRoot::path(std::string_view rel) const { return prefix_ + std::str
 std::optional<std::string> FsRoot::read(std::string_view rel) const {
   const int fd = ::open(path(rel).c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return std::nullopt;
-  std::string out;
+  // A sysfs attribute arrives whole in one read (at most a page), so there a
+  // short read is the end and a file costs open, one read and close. procfs
+  // files are generated record by record and may return short reads early.
+  const bool one_shot = rel.starts_with("/sys/");
   char buf[4096];
+  std::string out;
   constexpr std::size_t kLimit = 1 << 20;
   for (;;) {
     const ssize_t n = ::read(fd, buf, sizeof buf);
@@ -32,9 +36,8 @@ std::optional<std::string> FsRoot::read(std::string_view rel) const {
       ::close(fd);
       return std::nullopt;
     }
-    if (n == 0) break;
     out.append(buf, static_cast<std::size_t>(n));
-    if (out.size() >= kLimit) break;
+    if (n == 0 || (one_shot && static_cast<std::size_t>(n) < sizeof buf) || out.size() >= kLimit) break;
   }
   ::close(fd);
   return out;

@@ -8,4 +8,8 @@ namespace ulibc::os {
 // buffer that grows until the kernel accepts it). Throws Error on failure.
 CpuSet thread_affinity();
 
+// The memory nodes the calling thread may allocate on: the cgroup cpuset's
+// mems as the kernel enforces them (get_mempolicy MPOL_F_MEMS_ALLOWED).
+NodeSet allowed_memory_nodes();
+
 }  // namespace ulibc::os

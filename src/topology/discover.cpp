@@ -31,9 +31,10 @@ std::string node_path(int id) { return kNodeDir + "/node" + std::to_string(id); 
 
 class TopologyBuilder {
  public:
-  explicit TopologyBuilder(const std::string& fsroot) : fs_(fsroot) {
+  TopologyBuilder(const std::string& fsroot, Detail detail) : fs_(fsroot) {
     t_.fsroot_ = fs_.root();
     t_.live_ = fs_.is_live();
+    t_.detail_ = detail;
   }
 
   Topology build() {
@@ -44,7 +45,7 @@ class TopologyBuilder {
     read_processors();
     read_nodes();
     read_allowed();
-    read_caches();
+    if (t_.detail_ == Detail::full) read_caches();
     collect_packages();
     return std::move(t_);
   }
@@ -90,6 +91,7 @@ class TopologyBuilder {
     }
     p.package = static_cast<int>(*package);
     p.core_id = static_cast<int>(topo::read_int(fs_, dir + "/core_id").value_or(p.id));
+    if (t_.detail_ == Detail::placement) return;
     p.die = static_cast<int>(topo::read_int(fs_, dir + "/die_id").value_or(-1));
     p.cluster = static_cast<int>(topo::read_int(fs_, dir + "/cluster_id").value_or(-1));
   }
@@ -175,7 +177,7 @@ class TopologyBuilder {
       else
         note("node" + std::to_string(id) + ": no cpulist or cpumap; processors taken from cpu*/node links");
       n.memory_bytes = read_node_memory(dir + "/meminfo");
-      n.hugepages = read_hugepages(dir + "/hugepages");
+      if (t_.detail_ == Detail::full) n.hugepages = read_hugepages(dir + "/hugepages");
       t_.nodes_.push_back(std::move(n));
     }
     std::sort(t_.nodes_.begin(), t_.nodes_.end(), [](auto& a, auto& b) { return a.id < b.id; });
@@ -268,10 +270,14 @@ class TopologyBuilder {
   // found, rows are completed by symmetry and the defaults 10 (local) / 20.
   void read_distances() {
     const std::size_t n = t_.nodes_.size();
+    if (n == 1) {  // a node's distance to itself is by definition the local 10
+      t_.nodes_[0].distances = {kLocalDistance};
+      return;
+    }
     std::vector<int> ids;
     for (const auto& node : t_.nodes_) ids.push_back(node.id);
     std::vector<std::vector<int>> d(n, std::vector<int>(n, -1));
-    const std::vector<int> kernel_ids = kernel_node_ids(ids);
+    std::optional<std::vector<int>> kernel_ids;  // read only when a row's length asks for it
     bool complete = true;
     for (std::size_t i = 0; i < n; ++i) {
       const std::string rel = node_path(ids[i]) + "/distance";
@@ -281,7 +287,8 @@ class TopologyBuilder {
         continue;
       }
       std::vector<int> row = parse_distance_row(rel, *text);
-      const std::vector<int>& columns = row.size() == n ? ids : kernel_ids;
+      if (row.size() != n && !kernel_ids) kernel_ids = kernel_node_ids(ids);
+      const std::vector<int>& columns = row.size() == n ? ids : *kernel_ids;
       if (row.size() != columns.size()) {
         note(fs_.path(rel) + ": " + std::to_string(row.size()) + " entries for " + std::to_string(n) + " nodes; ignored");
         complete = false;
@@ -321,14 +328,23 @@ class TopologyBuilder {
     return row;
   }
 
+  // On the live machine the kernel already confines our affinity mask and
+  // memory policy to the cgroup's cpuset, so two system calls replace
+  // /proc/mounts and the cgroup files. A snapshot has only the files.
   void read_allowed() {
-    const auto limits = topo::read_cgroup_limits(fs_, t_.notes_);
     CpuSet allowed = t_.online();
-    if (limits.cpus) allowed = allowed & *limits.cpus;
-    if (fs_.is_live()) allowed = allowed & os::thread_affinity();
+    std::optional<NodeSet> mems;
+    if (fs_.is_live()) {
+      allowed = allowed & os::thread_affinity();
+      mems = os::allowed_memory_nodes();
+    } else {
+      const auto limits = topo::read_cgroup_limits(fs_, t_.notes_);
+      if (limits.cpus) allowed = allowed & *limits.cpus;
+      mems = limits.mems;
+    }
     for (auto& p : t_.processors_) p.allowed = allowed.test(p.id);
     if (allowed.empty()) note("no processor is both online and allowed");
-    for (auto& n : t_.nodes_) n.allowed = !limits.mems || limits.mems->test(n.id);
+    for (auto& n : t_.nodes_) n.allowed = !mems || mems->test(n.id);
   }
 
   // Processors sharing a cache are read once: a processor already covered by
@@ -376,11 +392,11 @@ class TopologyBuilder {
   std::vector<int> index_;  // processor id → position in t_.processors_, -1 if absent
 };
 
-Topology Topology::load(const std::string& fsroot) {
+Topology Topology::load(const std::string& fsroot, Detail detail) {
   std::string root = fsroot;
   if (root.empty())
     if (const char* env = std::getenv("ULIBC_FSROOT"); env && *env) root = env;
-  return TopologyBuilder(root).build();
+  return TopologyBuilder(root, detail).build();
 }
 
 const Processor* Topology::processor(int id) const {

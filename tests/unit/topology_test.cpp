@@ -3,6 +3,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <tuple>
 
 #include "fake_sysfs.hpp"
 #include "ulibc.hpp"
@@ -149,6 +150,28 @@ TEST(Topology, FsrootFromEnvironment) {
   EXPECT_EQ(t.fsroot(), dir.path());
   EXPECT_EQ(t.nodes().size(), 3u);
   EXPECT_FALSE(t.is_live());
+}
+
+TEST(Topology, PlacementDetailReadsLessButPlacesTheSame) {
+  TempDir dir;
+  ulibc::testing::write_fake_sysfs(FakeMachine{.packages = 2, .cores_per_package = 2, .smt = 2}, dir.path());
+  const Topology full = Topology::load(dir.path());
+  const Topology lean = Topology::load(dir.path(), ulibc::Detail::placement);
+  EXPECT_EQ(lean.detail(), ulibc::Detail::placement);
+  EXPECT_FALSE(full.nodes()[0].hugepages.empty());
+  EXPECT_TRUE(lean.nodes()[0].hugepages.empty());
+  ASSERT_EQ(lean.processors().size(), full.processors().size());
+  for (std::size_t i = 0; i < full.processors().size(); ++i) {
+    const auto& a = full.processors()[i];
+    const auto& b = lean.processors()[i];
+    EXPECT_EQ(std::tie(a.id, a.package, a.core_id, a.core, a.smt, a.node, a.online, a.allowed),
+              std::tie(b.id, b.package, b.core_id, b.core, b.smt, b.node, b.online, b.allowed));
+  }
+  EXPECT_EQ(lean.nodes()[1].distances, full.nodes()[1].distances);
+  EXPECT_EQ(lean.nodes()[1].memory_bytes, full.nodes()[1].memory_bytes);
+  const Topology live = Topology::load("/", ulibc::Detail::placement);
+  EXPECT_TRUE(live.caches().empty());
+  EXPECT_FALSE(Topology::load("/").caches().empty() && std::filesystem::exists("/sys/devices/system/cpu/cpu0/cache"));
 }
 
 TEST(Topology, LiveMachineIsConsistent) {
