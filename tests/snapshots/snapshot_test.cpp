@@ -102,7 +102,7 @@ std::set<int> difference_nodes(const Snapshot& s, Difference kind) {
   return out;
 }
 
-// ---- helpers: temporary directory, shell commands, extraction, the oracle ---
+// ---- shell commands, extraction, the oracle --------------------------------
 
 const fs::path kFixtures = ULIBC_SNAPSHOT_DIR;
 const std::string kLstopo = ULIBC_LSTOPO;
