@@ -84,9 +84,11 @@ class Mapping {
 
 // Policy and thread count from the environment, as the C API and the command
 // line use them when not given explicitly: ULIBC_POLICY; ULIBC_NUM_THREADS,
-// else the first entry of OMP_NUM_THREADS. Unset → `fallback`. A malformed
-// value is an Error(input) naming the variable.
-Policy policy_from_env(const Policy& fallback);
+// else the first entry of OMP_NUM_THREADS. Unset → `fallback` (scatter; for
+// a topology, one thread per usable processor). A malformed value is an
+// Error(input) naming the variable.
+Policy policy_from_env(const Policy& fallback = Policy());
 int threads_from_env(int fallback);
+int threads_from_env(const Topology& topo);
 
 }  // namespace ulibc

@@ -40,9 +40,8 @@ const State* publish(ulibc::Topology topo, const ulibc::Policy& policy, int thre
 const State* build(const char* fsroot, const char* policy, int nthreads) {
   if (nthreads < 0) throw ulibc::input_error("thread count " + std::to_string(nthreads) + " is negative");
   ulibc::Topology topo = ulibc::Topology::load(fsroot ? fsroot : "", ulibc::Detail::placement);
-  const ulibc::Policy p = policy ? ulibc::Policy::parse(policy)
-                                 : ulibc::policy_from_env(ulibc::Policy(ulibc::PolicyKind::scatter));
-  const int n = nthreads > 0 ? nthreads : ulibc::threads_from_env(std::max(1, topo.usable().count()));
+  const ulibc::Policy p = policy ? ulibc::Policy::parse(policy) : ulibc::policy_from_env();
+  const int n = nthreads > 0 ? nthreads : ulibc::threads_from_env(topo);
   return publish(std::move(topo), p, n);
 }
 

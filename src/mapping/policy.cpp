@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
 
@@ -89,5 +90,9 @@ int threads_from_env(int fallback) {
   }
   return fallback;
 }
+
+// At least 1, so that a machine with no usable processor reaches
+// Mapping::build and gets its error there.
+int threads_from_env(const Topology& topo) { return threads_from_env(std::max(1, topo.usable().count())); }
 
 }  // namespace ulibc

@@ -34,14 +34,14 @@ CpuSet thread_affinity() {
   throw system_error(std::string("sched_getaffinity: ") + std::strerror(errno));
 }
 
-NodeSet allowed_memory_nodes() {
+std::optional<NodeSet> allowed_memory_nodes() {
   // As with affinity, the kernel wants room for all its possible nodes.
   for (unsigned long bits = 1024; bits <= CpuSet::kMaxId + 1ul; bits *= 2) {
     std::vector<unsigned long> buf(bits / (8 * sizeof(unsigned long)));
     if (::get_mempolicy(nullptr, buf.data(), bits, nullptr, MPOL_F_MEMS_ALLOWED) == 0) return set_of(buf);
     if (errno != EINVAL) break;
   }
-  throw system_error(std::string("get_mempolicy(MPOL_F_MEMS_ALLOWED): ") + std::strerror(errno));
+  return std::nullopt;
 }
 
 }  // namespace ulibc::os

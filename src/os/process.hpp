@@ -1,5 +1,7 @@
 // os/process.hpp — what the kernel says about the calling process.
 #pragma once
+#include <optional>
+
 #include "ulibc/cpuset.hpp"
 
 namespace ulibc::os {
@@ -10,6 +12,8 @@ CpuSet thread_affinity();
 
 // The memory nodes the calling thread may allocate on: the cgroup cpuset's
 // mems as the kernel enforces them (get_mempolicy MPOL_F_MEMS_ALLOWED).
-NodeSet allowed_memory_nodes();
+// nullopt where the kernel cannot say (built without NUMA, or a sandbox
+// that forbids the call): then nothing limits the nodes.
+std::optional<NodeSet> allowed_memory_nodes();
 
 }  // namespace ulibc::os

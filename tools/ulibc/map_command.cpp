@@ -30,15 +30,13 @@ struct MapOptions {
 // break a command line that overrides it.
 Policy resolve_policy(const MapOptions& o) {
   if (o.policy_opt->count()) return Policy::parse(o.policy);
-  return policy_from_env(Policy(PolicyKind::scatter));
+  return policy_from_env();
 }
 
 // The command line wins, then ULIBC_NUM_THREADS / OMP_NUM_THREADS, then one
-// thread per usable processor. A machine with none falls back to 1 so that
-// Mapping::build reports the real problem (no usable processor).
+// thread per usable processor.
 int resolve_threads(const MapOptions& o, const Topology& topo) {
-  if (o.threads_opt->count()) return o.threads;
-  return threads_from_env(std::max(1, topo.usable().count()));
+  return o.threads_opt->count() ? o.threads : threads_from_env(topo);
 }
 
 // Distinct processors the mapping runs on: for a list policy with repeats
@@ -103,7 +101,7 @@ void print_text(const Mapping& map, const Topology& topo) {
 
 void run_map(const MapOptions& o) {
   const Policy policy = resolve_policy(o);
-  const Topology topo = Topology::load(o.common.fsroot);
+  const Topology topo = Topology::load(o.common.fsroot, Detail::placement);  // no caches needed
   const Mapping map = Mapping::build(topo, policy, resolve_threads(o, topo));
   warn_if_oversubscribed(map);
   if (o.common.json) {
