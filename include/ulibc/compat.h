@@ -15,5 +15,7 @@ static inline int get_numa_nodeid(int tid) { return ulibc_get_numa_nodeid(tid); 
 static inline int get_numa_coreid(int tid) { return ulibc_get_numa_coreid(tid); }
 static inline int get_numa_smtid(int tid) { return ulibc_get_numa_smtid(tid); }
 static inline int get_numa_ordcoreid(int tid) { return ulibc_get_numa_ordcoreid(tid); }
+static inline int set_affinity(int proc) { return ulibc_set_affinity(proc); }
+static inline void clear_affinity(void) { (void)ulibc_clear_affinity(); }
 
 #endif /* ULIBC_COMPAT_H */

@@ -11,6 +11,8 @@
 #ifndef ULIBC_ULIBC_H
 #define ULIBC_ULIBC_H
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -51,6 +53,43 @@ int ulibc_get_numa_packageid(int tid); /* physical package id */
 int ulibc_get_numa_coreid(int tid);    /* kernel core_id */
 int ulibc_get_numa_smtid(int tid);     /* SMT rank within its core */
 int ulibc_get_numa_ordcoreid(int tid); /* rank among the threads of its node */
+
+/* Binding (SPEC 1.3). The first bind of a thread remembers its mask;
+ * ulibc_clear_affinity() restores it (nothing to do for an unbound thread). */
+int ulibc_set_affinity(int proc); /* bind the calling thread to a processor */
+int ulibc_clear_affinity(void);
+/* Binds the calling thread to entry tid of the current mapping (nothing
+ * under ULIBC_NONE). */
+int ulibc_bind_thread_as(int tid);
+/* The parts of ulibc_bind_openmp_team below that need no OpenMP runtime:
+ * whether to bind (1), leave binding to the runtime (0, ulibc_last_error()
+ * says why) or fail (-1); and the verdict after the region. */
+int ulibc_openmp_team_plan(void);
+int ulibc_openmp_team_result(int nthreads, int team_size, int failures);
+
+#ifdef _OPENMP
+#include <omp.h>
+/* Inside a parallel region: bind the calling thread by omp_get_thread_num()
+ * (the paper's usage). */
+static inline int ulibc_bind_thread(void) { return ulibc_bind_thread_as(omp_get_thread_num()); }
+/* Outside a parallel region: open one of ulibc_get_num_threads() threads and
+ * bind each. Returns 1 if bound, 0 if binding was left to the OpenMP runtime
+ * (policy none, or OMP_PLACES/OMP_PROC_BIND/GOMP_CPU_AFFINITY/KMP_AFFINITY
+ * set and ULIBC_OUTSIDE_BINDING is not "override"; ulibc_last_error() says
+ * which), -1 on error. Inline: it runs on the program's OpenMP runtime. */
+static inline int ulibc_bind_openmp_team(void) {
+  const int plan = ulibc_openmp_team_plan();
+  if (plan != 1) return plan;
+  const int n = ulibc_get_num_threads();
+  int team = 0, failures = 0;
+#pragma omp parallel num_threads(n) reduction(+ : failures)
+  {
+    if (omp_get_thread_num() == 0) team = omp_get_num_threads();
+    failures += ulibc_bind_thread() != 0;
+  }
+  return ulibc_openmp_team_result(n, team, failures);
+}
+#endif
 
 #ifdef __cplusplus
 }

@@ -10,6 +10,8 @@
 #include <sstream>
 #include <tuple>
 
+#include "binding/openmp_env.hpp"
+#include "os/affinity.hpp"
 #include "os/fs.hpp"
 #include "os/process.hpp"
 #include "topology/cgroup.hpp"
@@ -330,12 +332,22 @@ class TopologyBuilder {
 
   // On the live machine the kernel already confines our affinity mask and
   // memory policy to the cgroup's cpuset, so two system calls replace
-  // /proc/mounts and the cgroup files. A snapshot has only the files.
+  // /proc/mounts and the cgroup files. The mask is the one from before ULIBC
+  // bound this thread — unless an OpenMP runtime was told to bind: it has
+  // bound the initial thread to its first place at start-up, so the mask says
+  // where the runtime put us, and only the cgroup says what the process may
+  // use. A snapshot has only the files.
   void read_allowed() {
     CpuSet allowed = t_.online();
     std::optional<NodeSet> mems;
     if (fs_.is_live()) {
-      allowed = allowed & os::thread_affinity();
+      if (const auto vars = binding::openmp_binding_variables(); vars.empty()) {
+        allowed = allowed & os::affinity_before_binding();
+      } else {
+        if (const auto limits = topo::read_cgroup_limits(fs_, t_.notes_); limits.cpus) allowed = allowed & *limits.cpus;
+        note(vars.front() + " is set: allowed processors come from the cgroup cpuset, not from the thread's mask "
+             "(the OpenMP runtime may have bound it); a taskset restriction is not seen");
+      }
       mems = os::allowed_memory_nodes();
     } else {
       const auto limits = topo::read_cgroup_limits(fs_, t_.notes_);

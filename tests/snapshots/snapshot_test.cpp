@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "fake_sysfs.hpp"
+#include "scoped_env.hpp"
 #include "ulibc/cpuset.hpp"
 #include "ulibc/topology.hpp"
 
@@ -35,6 +36,7 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 using ulibc::CpuSet;
 using ulibc::Topology;
+using ulibc::testing::ScopedEnv;
 using ulibc::testing::TempDir;
 
 // ---- the snapshots, and where ULIBC differs from hwloc on purpose ----------
@@ -316,22 +318,6 @@ std::string describe(const Topology& t) {
   for (const auto& note : t.notes()) out << "note: " << note << "\n";
   return out.str();
 }
-
-// Sets an environment variable for the lifetime of the object.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const std::string& value) : name_(name) {
-    if (const char* old = getenv(name)) old_ = old;
-    setenv(name, value.c_str(), 1);
-  }
-  ~ScopedEnv() { old_ ? setenv(name_, old_->c_str(), 1) : unsetenv(name_); }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
 
 // Topology::load("") reads $ULIBC_FSROOT, and must then see what load(path) sees.
 TEST(SnapshotFsroot, EnvironmentVariableGivesSameTopologyAsPath) {

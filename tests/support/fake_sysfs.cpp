@@ -162,4 +162,9 @@ TempDir::~TempDir() {
   fs::remove_all(path_, ec);
 }
 
+Topology load_fake(const FakeMachine& m) {
+  TempDir dir;
+  return Topology::load(write_fake_sysfs(m, dir.path()));
+}
+
 }  // namespace ulibc::testing

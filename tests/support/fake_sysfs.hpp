@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "ulibc/cpuset.hpp"
+#include "ulibc/topology.hpp"
 
 namespace ulibc::testing {
 
@@ -45,6 +46,10 @@ struct FakeMachine {
 
 // Writes the tree below `root` (created if needed). Returns root.
 std::string write_fake_sysfs(const FakeMachine& m, const std::string& root);
+
+// The machine's Topology, loaded from a tree written to a temporary
+// directory that is gone when this returns.
+Topology load_fake(const FakeMachine& m);
 
 // A fresh empty directory under the system temporary directory, removed by
 // the destructor.

@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "fake_sysfs.hpp"
+#include "scoped_env.hpp"
 #include "ulibc.hpp"
 
 namespace {
@@ -13,28 +14,14 @@ using ulibc::Policy;
 using ulibc::PolicyKind;
 using ulibc::Topology;
 using ulibc::testing::FakeMachine;
-using ulibc::testing::TempDir;
-
-Topology load(const FakeMachine& m) {
-  TempDir dir;
-  return Topology::load(ulibc::testing::write_fake_sysfs(m, dir.path()));
-}
+using ulibc::testing::ScopedEnv;
+using ulibc::testing::load_fake;
 
 std::vector<int> procs(const Mapping& m) {
   std::vector<int> out;
   for (const auto& p : m.threads()) out.push_back(p.proc);
   return out;
 }
-
-// Sets an environment variable for one scope.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) { ::setenv(name, value, 1); }
-  ~ScopedEnv() { ::unsetenv(name_); }
-
- private:
-  const char* name_;
-};
 
 TEST(Policy, ParsesEveryName) {
   EXPECT_EQ(Policy::parse("scatter").kind(), PolicyKind::scatter);
@@ -61,7 +48,7 @@ TEST(Policy, UnknownNameListsWhatIsAccepted) {
 }
 
 TEST(Mapping, WrapsAroundAndSaysSo) {
-  const Topology t = load(FakeMachine{.packages = 2, .cores_per_package = 2});
+  const Topology t = load_fake(FakeMachine{.packages = 2, .cores_per_package = 2});
   const Mapping m = Mapping::build(t, Policy::parse("scatter"), 6);
   EXPECT_EQ(procs(m), (std::vector<int>{0, 2, 1, 3, 0, 2}));
   EXPECT_TRUE(m.oversubscribed());
@@ -70,7 +57,7 @@ TEST(Mapping, WrapsAroundAndSaysSo) {
 }
 
 TEST(Mapping, ExplicitListKeepsItsOrder) {
-  const Topology t = load(FakeMachine{.packages = 2, .cores_per_package = 4});
+  const Topology t = load_fake(FakeMachine{.packages = 2, .cores_per_package = 4});
   const Mapping m = Mapping::build(t, Policy::parse("list:5,0,6"), 4);
   EXPECT_EQ(procs(m), (std::vector<int>{5, 0, 6, 5}));
   EXPECT_EQ(m[0].node_index, 1);
@@ -80,7 +67,7 @@ TEST(Mapping, ExplicitListKeepsItsOrder) {
 }
 
 TEST(Mapping, ListNamingAnUnusableProcessorIsAnError) {
-  const Topology t = load(FakeMachine{.packages = 1, .cores_per_package = 4, .offline = CpuSet{2}});
+  const Topology t = load_fake(FakeMachine{.packages = 1, .cores_per_package = 4, .offline = CpuSet{2}});
   for (const char* bad : {"list:2", "list:0,9"}) {
     try {
       Mapping::build(t, Policy::parse(bad), 2);
@@ -93,14 +80,14 @@ TEST(Mapping, ListNamingAnUnusableProcessorIsAnError) {
 }
 
 TEST(Mapping, ThreadCountsOutsideTheLimitsAreErrors) {
-  const Topology t = load(FakeMachine{.packages = 1, .cores_per_package = 2});
+  const Topology t = load_fake(FakeMachine{.packages = 1, .cores_per_package = 2});
   for (int n : {0, -1, Mapping::kMaxThreads + 1}) EXPECT_THROW(Mapping::build(t, Policy::parse("compact"), n), ulibc::Error) << n;
   EXPECT_EQ(Mapping::build(t, Policy::parse("compact"), Mapping::kMaxThreads).size(), Mapping::kMaxThreads);
 }
 
 TEST(Mapping, OnlyUsableProcessorsAreUsedAndRanksStayDense) {
   // Node 0 keeps only processor 3 usable; the sparse node ids still give dense indices.
-  const Topology t = load(FakeMachine{.packages = 2, .cores_per_package = 4, .node_ids = {4, 9},
+  const Topology t = load_fake(FakeMachine{.packages = 2, .cores_per_package = 4, .node_ids = {4, 9},
                                       .cpuset = CpuSet::parse_list("3-7")});
   const Mapping m = Mapping::build(t, Policy::parse("scatter"), 5);
   EXPECT_EQ(procs(m), (std::vector<int>{3, 4, 5, 6, 7}));
@@ -112,7 +99,7 @@ TEST(Mapping, OnlyUsableProcessorsAreUsedAndRanksStayDense) {
 }
 
 TEST(Mapping, CompactPlusAvoidsSiblingsUntilEveryCoreIsUsed) {
-  const Topology t = load(FakeMachine{.packages = 2, .cores_per_package = 2, .smt = 2,
+  const Topology t = load_fake(FakeMachine{.packages = 2, .cores_per_package = 2, .smt = 2,
                                       .numbering = ulibc::testing::Numbering::smt_adjacent});
   // Processors: package 0 core 0 = {0,1}, core 1 = {2,3}; package 1 = {4,5}, {6,7}.
   EXPECT_EQ(procs(Mapping::build(t, Policy::parse("compact+"), 8)), (std::vector<int>{0, 2, 4, 6, 1, 3, 5, 7}));
@@ -121,7 +108,7 @@ TEST(Mapping, CompactPlusAvoidsSiblingsUntilEveryCoreIsUsed) {
 }
 
 TEST(Mapping, NoneBindsNothingAndGroupsEveryThread) {
-  const Topology t = load(FakeMachine{.packages = 2, .cores_per_package = 2});
+  const Topology t = load_fake(FakeMachine{.packages = 2, .cores_per_package = 2});
   const Mapping m = Mapping::build(t, Policy::parse("none"), 3);
   EXPECT_EQ(procs(m), (std::vector<int>{-1, -1, -1}));
   EXPECT_EQ(m.nodes_used(), 1);
@@ -130,7 +117,7 @@ TEST(Mapping, NoneBindsNothingAndGroupsEveryThread) {
 }
 
 TEST(Mapping, NoUsableProcessorIsAnError) {
-  const Topology t = load(FakeMachine{.packages = 1, .cores_per_package = 2, .cpuset = CpuSet{5}});
+  const Topology t = load_fake(FakeMachine{.packages = 1, .cores_per_package = 2, .cpuset = CpuSet{5}});
   EXPECT_TRUE(t.usable().empty());
   EXPECT_THROW(Mapping::build(t, Policy::parse("scatter"), 1), ulibc::Error);
 }

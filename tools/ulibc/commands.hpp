@@ -6,9 +6,12 @@
 #pragma once
 #include <functional>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
+
+#include "ulibc/mapping.hpp"
 
 namespace ulibc::cli {
 
@@ -18,12 +21,16 @@ namespace ulibc::cli {
 struct Command {
   CLI::App* app = nullptr;
   std::function<void()> run;
+  // For a subcommand that runs a program: where main puts the words after
+  // "--" (CLI11 would hand them to the parent). nullptr: "--" is an error.
+  std::vector<std::string>* program = nullptr;
 };
 
 using CommandFactory = Command (*)(CLI::App& parent);
 
 Command add_topology_command(CLI::App& parent);
 Command add_map_command(CLI::App& parent);
+Command add_run_command(CLI::App& parent);
 
 // Options every subcommand takes (SPEC 1.7: each with --json and --fsroot).
 struct CommonOptions {
@@ -31,6 +38,22 @@ struct CommonOptions {
   bool json = false;
 };
 void add_common_options(CLI::App& sub, CommonOptions& opts);
+
+// --policy and --threads, for the subcommands that build a mapping.
+struct PlacementOptions {
+  std::string policy;
+  int threads = 0;
+  CLI::Option* policy_opt = nullptr;
+  CLI::Option* threads_opt = nullptr;
+};
+void add_placement_options(CLI::App& sub, PlacementOptions& opts);
+// The command line wins, then the environment (ULIBC_POLICY; ULIBC_NUM_THREADS,
+// OMP_NUM_THREADS), then scatter and one thread per usable processor. The
+// environment is read only when needed, so that a bad value there cannot
+// break a command line that overrides it.
+Mapping resolve_mapping(const PlacementOptions& opts, const Topology& topo);
+// A warning on stderr when threads share processors.
+void warn_if_oversubscribed(const Mapping& map);
 
 // Writes `j` to stdout, indented, newline-terminated.
 void print_json(const nlohmann::ordered_json& j);

@@ -1,5 +1,8 @@
 // common.cpp — options and output shared by every subcommand.
 #include <iostream>
+#include <set>
+
+#include <fmt/format.h>
 
 #include "commands.hpp"
 
@@ -10,6 +13,31 @@ void add_common_options(CLI::App& sub, CommonOptions& opts) {
                  "Read sysfs/procfs below DIR (a snapshot of another machine); default $ULIBC_FSROOT, else /")
       ->type_name("DIR");
   sub.add_flag("--json", opts.json, "Print JSON instead of text");
+}
+
+void add_placement_options(CLI::App& sub, PlacementOptions& opts) {
+  opts.policy_opt = sub.add_option("--policy,-p", opts.policy,
+                                   "scatter, compact, compact+, none or list:<cpulist>; default $ULIBC_POLICY, else scatter")
+                        ->type_name("POLICY");
+  opts.threads_opt = sub.add_option("--threads,-n", opts.threads,
+                                    "Number of threads; default $ULIBC_NUM_THREADS, else $OMP_NUM_THREADS, else one per usable processor")
+                         ->type_name("N");
+}
+
+Mapping resolve_mapping(const PlacementOptions& opts, const Topology& topo) {
+  const Policy policy = opts.policy_opt->count() ? Policy::parse(opts.policy) : policy_from_env();
+  const int threads = opts.threads_opt->count() ? opts.threads : threads_from_env(topo);
+  return Mapping::build(topo, policy, threads);
+}
+
+void warn_if_oversubscribed(const Mapping& map) {
+  if (!map.oversubscribed()) return;
+  // Distinct processors: for a list policy with repeats this is fewer than
+  // the usable processors, and it is what the threads share.
+  std::set<int> procs;
+  for (const Placement& p : map.threads()) procs.insert(p.proc);
+  fmt::print(stderr, "ulibc: warning: {} threads on {} usable processor{}: oversubscribed, wrapping around\n",
+             map.size(), procs.size(), procs.size() == 1 ? "" : "s");
 }
 
 void print_json(const nlohmann::ordered_json& j) { std::cout << j.dump(2) << '\n'; }

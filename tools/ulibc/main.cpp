@@ -5,6 +5,7 @@
 #include <array>
 #include <iostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "commands.hpp"
@@ -20,7 +21,8 @@ constexpr int kExitFailure = 1;
 constexpr int kExitUsage = 2;
 
 // Every subcommand, in the order `ulibc --help` lists them.
-constexpr std::array<CommandFactory, 2> kCommands = {ulibc::cli::add_topology_command, ulibc::cli::add_map_command};
+constexpr std::array<CommandFactory, 3> kCommands = {ulibc::cli::add_topology_command, ulibc::cli::add_map_command,
+                                                    ulibc::cli::add_run_command};
 
 int fail(int code, const std::string& message) {
   std::cerr << "ulibc: error: " << message << '\n';
@@ -62,22 +64,33 @@ int run(const Command& command) {
 
 int main(int argc, char** argv) {
   CLI::App app("ulibc: NUMA-aware thread placement. Shows the machine and the thread -> processor\n"
-               "mapping of each affinity policy (scatter, compact, compact+, list:<cpulist>, none).",
+               "mapping of each affinity policy (scatter, compact, compact+, list:<cpulist>, none),\n"
+               "and runs OpenMP programs with that placement.",
                "ulibc");
   app.set_version_flag("--version", ULIBC_VERSION);
   app.require_subcommand(0, 1);  // none chosen → help and exit 2 below, not CLI11's terse message
   std::vector<Command> commands;
   for (CommandFactory add : kCommands) commands.push_back(add(app));
 
+  // The words after "--" are a program and its arguments (ulibc run), never ours.
+  const auto dashes = std::find(argv + 1, argv + argc, std::string_view("--"));
+  const std::vector<std::string> program(dashes == argv + argc ? dashes : dashes + 1, argv + argc);
+  const int own_argc = static_cast<int>(dashes - argv);
   try {
-    app.parse(argc, argv);
+    app.parse(own_argc, argv);
   } catch (const CLI::ParseError& e) {
-    return report_parse_error(app, e, commands, argc, argv);
+    return report_parse_error(app, e, commands, own_argc, argv);
   }
   const auto chosen = std::find_if(commands.begin(), commands.end(), [](const Command& c) { return c.app->parsed(); });
   if (chosen == commands.end()) {
     std::cerr << app.help();
     return kExitUsage;
+  }
+  if (dashes != argv + argc) {
+    if (!chosen->program) return fail(kExitUsage, "ulibc " + chosen->app->get_name() + " takes no program after \"--\"");
+    if (!chosen->app->remaining().empty())
+      return fail(kExitUsage, "a program both before and after \"--\": " + chosen->app->remaining().front());
+    *chosen->program = program;
   }
   return run(*chosen);
 }

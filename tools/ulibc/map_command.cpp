@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <iostream>
 #include <memory>
-#include <set>
 
 #include <fmt/format.h>
 
@@ -19,40 +18,8 @@ constexpr int kThreadsPerRow = 8;  // the paper's Table 3 lists eight threads a 
 
 struct MapOptions {
   CommonOptions common;
-  std::string policy;
-  int threads = 0;
-  CLI::Option* policy_opt = nullptr;
-  CLI::Option* threads_opt = nullptr;
+  PlacementOptions placement;
 };
-
-// The command line wins, then ULIBC_POLICY, then scatter (SPEC 1.2). The
-// environment is read only when needed so that a bad value there cannot
-// break a command line that overrides it.
-Policy resolve_policy(const MapOptions& o) {
-  if (o.policy_opt->count()) return Policy::parse(o.policy);
-  return policy_from_env();
-}
-
-// The command line wins, then ULIBC_NUM_THREADS / OMP_NUM_THREADS, then one
-// thread per usable processor.
-int resolve_threads(const MapOptions& o, const Topology& topo) {
-  return o.threads_opt->count() ? o.threads : threads_from_env(topo);
-}
-
-// Distinct processors the mapping runs on: for a list policy with repeats
-// this is fewer than the usable processors, and it is what threads share.
-int processors_used(const Mapping& map) {
-  std::set<int> procs;
-  for (const Placement& p : map.threads()) procs.insert(p.proc);
-  return static_cast<int>(procs.size());
-}
-
-void warn_if_oversubscribed(const Mapping& map) {
-  if (!map.oversubscribed()) return;
-  const int procs = processors_used(map);
-  fmt::print(stderr, "ulibc: warning: {} threads on {} usable processor{}: oversubscribed, wrapping around\n",
-             map.size(), procs, procs == 1 ? "" : "s");
-}
 
 // Table 3: "threads 0-7 : 0 8 16 24 1 9 17 25", eight threads a row.
 void print_processor_rows(const Mapping& map) {
@@ -100,9 +67,8 @@ void print_text(const Mapping& map, const Topology& topo) {
 }
 
 void run_map(const MapOptions& o) {
-  const Policy policy = resolve_policy(o);
   const Topology topo = Topology::load(o.common.fsroot, Detail::placement);  // no caches needed
-  const Mapping map = Mapping::build(topo, policy, resolve_threads(o, topo));
+  const Mapping map = resolve_mapping(o.placement, topo);
   warn_if_oversubscribed(map);
   if (o.common.json) {
     nlohmann::ordered_json j = to_json(map);
@@ -118,12 +84,7 @@ void run_map(const MapOptions& o) {
 Command add_map_command(CLI::App& parent) {
   auto opts = std::make_shared<MapOptions>();
   CLI::App* sub = parent.add_subcommand("map", "Show the thread -> processor mapping a policy gives on this machine");
-  opts->policy_opt = sub->add_option("--policy,-p", opts->policy,
-                                     "scatter, compact, compact+, none or list:<cpulist>; default $ULIBC_POLICY, else scatter")
-                         ->type_name("POLICY");
-  opts->threads_opt = sub->add_option("--threads,-n", opts->threads,
-                                      "Number of threads; default $ULIBC_NUM_THREADS, else $OMP_NUM_THREADS, else one per usable processor")
-                          ->type_name("N");
+  add_placement_options(*sub, opts->placement);
   add_common_options(*sub, opts->common);
   return {sub, [opts] { run_map(*opts); }};
 }

@@ -1,0 +1,152 @@
+// run_command.cpp — `ulibc run`: starts an unmodified OpenMP program with a
+// policy's placement, by handing its runtime the mapping as explicit places
+// (SPEC 1.3), the way one would by hand with OMP_PLACES and OMP_PROC_BIND.
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "commands.hpp"
+#include "ulibc/error.hpp"
+#include "ulibc/topology.hpp"
+
+namespace ulibc::cli {
+
+namespace {
+
+struct RunOptions {
+  CommonOptions common;
+  PlacementOptions placement;
+  bool dry_run = false;
+  std::vector<std::string> command;
+};
+
+// What the program's environment gets: variables set, then variables removed.
+struct LaunchEnv {
+  std::vector<std::pair<std::string, std::string>> set;
+  std::vector<std::string> unset;
+};
+
+// "{0},{8},{16}": one place per thread, in thread order. With as many places
+// as threads, OMP_PROC_BIND=close puts thread i on place i.
+std::string places_of(const Mapping& map) {
+  std::string places;
+  for (const Placement& p : map.threads()) places += fmt::format("{}{{{}}}", places.empty() ? "" : ",", p.proc);
+  return places;
+}
+
+LaunchEnv plan(const Mapping& map) {
+  LaunchEnv env;
+  const std::string threads = std::to_string(map.size());
+  env.set.emplace_back("OMP_NUM_THREADS", threads);
+  if (map.policy().kind() == PolicyKind::none) {
+    env.set.emplace_back("OMP_PROC_BIND", "false");
+    env.unset.emplace_back("OMP_PLACES");
+  } else {
+    env.set.emplace_back("OMP_PLACES", places_of(map));
+    env.set.emplace_back("OMP_PROC_BIND", "close");
+  }
+  // A ULIBC-aware program builds the same mapping (and, seeing OMP_PLACES,
+  // leaves the binding to its runtime, which already follows that mapping).
+  env.set.emplace_back("ULIBC_POLICY", map.policy().name());
+  env.set.emplace_back("ULIBC_NUM_THREADS", threads);
+  // Older binding variables would fight the places: GCC's GOMP_CPU_AFFINITY
+  // applies when OMP_PLACES is unset, Intel's KMP_AFFINITY takes precedence.
+  env.unset.emplace_back("GOMP_CPU_AFFINITY");
+  env.unset.emplace_back("KMP_AFFINITY");
+  return env;
+}
+
+// Says which of the user's settings the launch replaces: never silently.
+void report_replaced(const LaunchEnv& env) {
+  auto report = [](const std::string& name, const std::string& with) {
+    const char* old = std::getenv(name.c_str());
+    if (old && with != old) fmt::print(stderr, "ulibc: run: replacing {}={} ({})\n", name, old, with);
+  };
+  for (const auto& [name, value] : env.set) report(name, "now " + value);
+  for (const auto& name : env.unset) report(name, "unset");
+}
+
+std::string shell_quote(const std::string& word) {
+  if (!word.empty() && word.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-+=/.,:@%") ==
+                           std::string::npos)
+    return word;
+  std::string quoted = "'";
+  for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+// The launch as one shell command: env -u … NAME=value … program args.
+std::string as_shell_command(const LaunchEnv& env, const std::vector<std::string>& command) {
+  std::string line = "env";
+  for (const auto& name : env.unset) line += " -u " + name;
+  for (const auto& [name, value] : env.set) line += " " + shell_quote(name + "=" + value);
+  for (const auto& word : command) line += " " + shell_quote(word);
+  return line;
+}
+
+void print_plan(const RunOptions& o, const Mapping& map, const LaunchEnv& env) {
+  if (o.common.json) {
+    nlohmann::ordered_json j;
+    j["policy"] = map.policy().name();
+    j["threads"] = map.size();
+    j["set"] = nlohmann::ordered_json::object();
+    for (const auto& [name, value] : env.set) j["set"][name] = value;
+    j["unset"] = env.unset;
+    j["command"] = o.command;
+    print_json(j);
+    return;
+  }
+  for (const auto& [name, value] : env.set) fmt::print("{}={}\n", name, value);
+  for (const auto& name : env.unset) fmt::print("unset {}\n", name);
+  fmt::print("{}\n", as_shell_command(env, o.command));
+}
+
+[[noreturn]] void exec(const LaunchEnv& env, const std::vector<std::string>& command) {
+  for (const auto& [name, value] : env.set) ::setenv(name.c_str(), value.c_str(), 1);
+  for (const auto& name : env.unset) ::unsetenv(name.c_str());
+  std::vector<char*> argv;
+  for (const auto& word : command) argv.push_back(const_cast<char*>(word.c_str()));
+  argv.push_back(nullptr);
+  ::execvp(argv[0], argv.data());
+  throw system_error("cannot run \"" + command.front() + "\": " + std::strerror(errno));
+}
+
+void run_run(RunOptions& o, CLI::App& sub) {
+  if (o.command.empty()) o.command = sub.remaining();  // no "--": the program is the first positional
+  if (!o.common.fsroot.empty() && !o.dry_run)
+    throw input_error("--fsroot plans for another machine's snapshot: use it with --dry-run");
+  if (o.command.empty() && !o.dry_run) throw input_error("no program to run (ulibc run [options] -- PROGRAM [ARGS...])");
+  const Topology topo = Topology::load(o.common.fsroot, Detail::placement);
+  const Mapping map = resolve_mapping(o.placement, topo);
+  warn_if_oversubscribed(map);
+  const LaunchEnv env = plan(map);
+  if (o.dry_run) return print_plan(o, map, env);
+  report_replaced(env);
+  exec(env, o.command);
+}
+
+}  // namespace
+
+Command add_run_command(CLI::App& parent) {
+  auto opts = std::make_shared<RunOptions>();
+  CLI::App* sub = parent.add_subcommand(
+      "run", "Run an OpenMP program with a policy's placement (sets OMP_PLACES, OMP_PROC_BIND, OMP_NUM_THREADS)");
+  add_placement_options(*sub, opts->placement);
+  sub->add_flag("--dry-run", opts->dry_run, "Print the environment and command instead of running it");
+  add_common_options(*sub, opts->common);
+  // Everything from the program name on belongs to the program, options
+  // included; main hands over what follows a "--".
+  sub->prefix_command();
+  sub->footer("Usage: ulibc run [OPTIONS] [--] PROGRAM [ARGS...]\nExample: ulibc run --policy compact -n 8 -- ./stream\n");
+  return {sub, [opts, sub] { run_run(*opts, *sub); }, &opts->command};
+}
+
+}  // namespace ulibc::cli
