@@ -91,6 +91,31 @@ static inline int ulibc_bind_openmp_team(void) {
 }
 #endif
 
+/* Node-local memory (SPEC 1.4): page aligned, NULL with ulibc_last_error()
+ * on failure, released with ulibc_lfree. */
+enum ulibc_mem_flags {
+  ULIBC_MEM_STRICT = 0,        /* only the node(s) asked for */
+  ULIBC_MEM_PREFERRED = 1,     /* the node first, others when it cannot */
+  ULIBC_MEM_THP = 2,           /* transparent huge pages */
+  ULIBC_MEM_HUGETLB = 4        /* explicit huge pages, falling back to THP, then base pages */
+};
+/* size bytes on node index node_index of the current mapping (strict). */
+void *ulibc_lmalloc(size_t size, int node_index);
+/* size bytes on OS node node_id, with ulibc_mem_flags. */
+void *ulibc_lmalloc_node(size_t size, int node_id, int flags);
+/* size bytes interleaved over the OS nodes node_ids[0..count-1] (count 0:
+ * every node with memory). */
+void *ulibc_lmalloc_interleaved(size_t size, const int *node_ids, int count, int flags);
+/* Frees memory from the ulibc_lmalloc* family. A pointer ULIBC did not hand
+ * out, or one already freed, is refused with -1 and an error (not a crash). */
+int ulibc_lfree(void *ptr);
+/* Why an allocation got other pages than its flags asked for; "" if none. */
+const char *ulibc_lmalloc_note(const void *ptr);
+/* Pages of [addr, addr + size) that sit on OS node node_id now, without
+ * moving or allocating anything; node_id -1 counts pages not yet touched.
+ * Any mapped range works, not only ULIBC's. -1 on error. */
+long ulibc_pages_on_node(const void *addr, size_t size, int node_id);
+
 #ifdef __cplusplus
 }
 #endif
