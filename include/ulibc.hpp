@@ -1,13 +1,15 @@
 // ulibc.hpp — the C++ API of ULIBC: the machine (Topology), a policy and the
 // thread → processor table it gives (Mapping), binding by it (affinity),
-// and node-local memory (memory, NodeArray).
+// node-local memory (memory, NodeArray), and the NUMA barrier and loops.
 // Errors are ulibc::Error.
 #pragma once
 #include "ulibc/affinity.hpp"
+#include "ulibc/barrier.hpp"
 #include "ulibc/cpuset.hpp"
 #include "ulibc/error.hpp"
 #include "ulibc/mapping.hpp"
 #include "ulibc/memory.hpp"
 #include "ulibc/node_array.hpp"
+#include "ulibc/node_loop.hpp"
 #include "ulibc/partition.hpp"
 #include "ulibc/topology.hpp"

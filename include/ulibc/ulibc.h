@@ -116,6 +116,12 @@ const char *ulibc_lmalloc_note(const void *ptr);
  * Any mapped range works, not only ULIBC's. -1 on error. */
 long ulibc_pages_on_node(const void *addr, size_t size, int node_id);
 
+/* The hierarchical NUMA barrier for the current mapping's threads. */
+typedef struct ulibc_barrier ulibc_barrier;
+ulibc_barrier *ulibc_barrier_create(void);
+int ulibc_barrier_wait(ulibc_barrier *b, int tid); /* every tid of the mapping, each episode */
+void ulibc_barrier_destroy(ulibc_barrier *b);
+
 #ifdef __cplusplus
 }
 #endif

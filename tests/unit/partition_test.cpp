@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "expect_error.hpp"
 #include "fake_sysfs.hpp"
 #include "ulibc.hpp"
 
@@ -21,21 +22,17 @@ using ulibc::PolicyKind;
 using ulibc::Range;
 using ulibc::Topology;
 using ulibc::testing::FakeMachine;
-using ulibc::testing::TempDir;
+using ulibc::testing::load_fake;
+using ulibc::testing::expect_input_error;
 using u128 = unsigned __int128;
-
-Topology load(const FakeMachine& m) {
-  TempDir dir;
-  return Topology::load(ulibc::testing::write_fake_sysfs(m, dir.path()));
-}
 
 // 4 nodes × 2 cores × 2 SMT threads, and 3 nodes × 3 cores.
 const Topology& four_nodes() {
-  static const Topology topo = load(FakeMachine{.packages = 4, .cores_per_package = 2, .smt = 2});
+  static const Topology topo = load_fake(FakeMachine{.packages = 4, .cores_per_package = 2, .smt = 2});
   return topo;
 }
 const Topology& three_nodes() {
-  static const Topology topo = load(FakeMachine{.packages = 3, .cores_per_package = 3});
+  static const Topology topo = load_fake(FakeMachine{.packages = 3, .cores_per_package = 3});
   return topo;
 }
 
@@ -160,16 +157,6 @@ TEST(NodePartition, PolicyNoneIsOneNode) {
   EXPECT_EQ(part.node_range(0), (Range{0, 1001}));
   for (int t = 0; t < 5; ++t) EXPECT_EQ(part.node_of_thread(t), 0);
   expect_partition_properties(map, 1001);
-}
-
-void expect_input_error(const std::function<void()>& f, const std::string& word) {
-  try {
-    f();
-    ADD_FAILURE() << "no error; expected one naming " << word;
-  } catch (const ulibc::Error& e) {
-    EXPECT_EQ(e.kind(), ulibc::ErrorKind::input);
-    EXPECT_NE(std::string(e.what()).find(word), std::string::npos) << e.what();
-  }
 }
 
 TEST(NodePartition, RefusesIndicesOutsideItsNodesAndThreads) {

@@ -1,0 +1,125 @@
+// sync/node_loop.cpp — per-node loop scheduling with stealing.
+//
+// The counters are relaxed: each index is handed out once by the atomicity
+// of the counter alone, and what the body writes is published by however
+// the caller joins its threads (a barrier, a join), as for reset().
+#include "ulibc/node_loop.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+#include "ulibc/error.hpp"
+
+namespace ulibc {
+
+namespace {
+
+std::size_t checked_chunk(std::size_t chunk) {
+  if (chunk == 0) throw input_error("loop chunk 0: a chunk must hold at least one index");
+  return chunk;
+}
+
+std::size_t checked_size(std::size_t begin, std::size_t end) {
+  if (begin > end)
+    throw input_error("loop range [" + std::to_string(begin) + ", " + std::to_string(end) + ") ends before it begins");
+  return end - begin;
+}
+
+// Node k steals from k+1, k+2, …, wrapping round: neighbours in index order
+// first, and stealers of different nodes start on different victims.
+std::vector<int> index_order(int k, int nodes) {
+  std::vector<int> out;
+  for (int i = 1; i < nodes; ++i) out.push_back((k + i) % nodes);
+  return out;
+}
+
+bool has_distances(const Topology& topo, const Mapping& map) {
+  if (map.policy().kind() == PolicyKind::none) return false;
+  for (int from : map.node_ids())
+    for (int to : map.node_ids())
+      if (topo.distance(from, to) < 0) return false;
+  return true;
+}
+
+// By node index: the other nodes, nearest first; ties (and machines without
+// distances) in index order after the node itself.
+std::vector<std::vector<int>> steal_orders(const Topology& topo, const Mapping& map) {
+  const int nodes = map.nodes_used();
+  const bool by_distance = has_distances(topo, map);
+  const auto& ids = map.node_ids();
+  std::vector<std::vector<int>> out;
+  for (int k = 0; k < nodes; ++k) {
+    std::vector<int> order = index_order(k, nodes);
+    const auto dist = [&](int j) { return topo.distance(ids[static_cast<std::size_t>(k)], ids[static_cast<std::size_t>(j)]); };
+    if (by_distance) std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return dist(a) < dist(b); });
+    out.push_back(std::move(order));
+  }
+  return out;
+}
+
+// Each thread overshoots a part's end by at most one chunk, so the counter
+// stays below end + (threads + 1) * chunk; beyond SIZE_MAX it would wrap.
+bool fetch_add_may_wrap(std::size_t end, std::size_t chunk, int threads) {
+  return chunk > (SIZE_MAX - end) / (static_cast<std::size_t>(threads) + 1);
+}
+
+}  // namespace
+
+NodeLoop::NodeLoop(const Topology& topo, const Mapping& map, std::size_t begin, std::size_t end, std::size_t chunk)
+    : begin_(begin),
+      chunk_(checked_chunk(chunk)),
+      near_max_(fetch_add_may_wrap(end, chunk, map.size())),
+      partition_(map, checked_size(begin, end)),
+      parts_(std::make_unique<Part[]>(static_cast<std::size_t>(partition_.nodes()))),
+      steal_order_(steal_orders(topo, map)) {
+  for (int k = 0; k < partition_.nodes(); ++k) {
+    const Range r = partition_.node_range(k);
+    parts_[static_cast<std::size_t>(k)].range = {begin_ + r.begin, begin_ + r.end};
+  }
+  reset();
+}
+
+std::size_t NodeLoop::run(int thread, const std::function<void(Range)>& body) {
+  const int node = partition_.node_of_thread(thread);  // Error(input) for a thread outside the mapping
+  drain(parts_[static_cast<std::size_t>(node)], body);
+  std::size_t stolen = 0;
+  for (int victim : steal_order_[static_cast<std::size_t>(node)])
+    stolen += drain(parts_[static_cast<std::size_t>(victim)], body);
+  return stolen;
+}
+
+void NodeLoop::reset() {
+  for (int k = 0; k < partition_.nodes(); ++k) {
+    Part& p = parts_[static_cast<std::size_t>(k)];
+    p.next.store(p.range.begin, std::memory_order_relaxed);
+  }
+}
+
+// Runs body on chunks of `part` until it is empty; returns the indices run.
+std::size_t NodeLoop::drain(Part& part, const std::function<void(Range)>& body) const {
+  std::size_t done = 0;
+  for (Range r = take(part); !r.empty(); r = take(part)) {
+    body(r);
+    done += r.size();
+  }
+  return done;
+}
+
+Range NodeLoop::take(Part& part) const {
+  const std::size_t end = part.range.end;
+  // An empty part is left alone: no write to its line, no further overshoot.
+  std::size_t start = part.next.load(std::memory_order_relaxed);
+  if (start >= end) return {};
+  if (near_max_) {
+    while (start < end &&
+           !part.next.compare_exchange_weak(start, start + std::min(chunk_, end - start), std::memory_order_relaxed)) {
+    }
+  } else {
+    start = part.next.fetch_add(chunk_, std::memory_order_relaxed);
+  }
+  if (start >= end) return {};
+  return {start, start + std::min(chunk_, end - start)};
+}
+
+}  // namespace ulibc
