@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
-# Sets up, builds and shows ULIBC on this machine: the topology, then the
-# mapping table of every policy for all usable processors.
+# Sets up, builds and shows ULIBC on this machine: the topology, the mapping
+# table of every policy for all usable processors, and the paper's Fig. 6
+# (Triad on per-node arrays) showing where each thread ran and each page sits.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build build --target ulibc_cli
+cmake --build build --target ulibc_cli fig6_triad
 ulibc=build/bin/ulibc
 "$ulibc" topology
 for policy in scatter compact compact+; do
   echo
   "$ulibc" map --policy "$policy"
+done
+for policy in scatter compact compact+; do
+  echo
+  build/bin/fig6_triad "$policy"
 done

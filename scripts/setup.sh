@@ -12,6 +12,9 @@ packages=(
   libgtest-dev libgmock-dev hwloc tar bzip2 python3 clang libclang-rt-14-dev
   # benchmarks: the peer the topology load is measured against
   libhwloc-dev
+  # the virtual NUMA lab (tests/numa_lab): QEMU boots Debian's kernel with an
+  # initramfs of a static busybox and the static guest tests
+  qemu-system-x86 linux-image-amd64 busybox-static
 )
 
 missing=()
