@@ -89,6 +89,7 @@ int main(int argc, char **argv) {
   }
   for (int k = 0; k < nodes; ++k)
     for (int x = 0; x < ARRAYS; ++x) lfree(arr[k][x]);
+  free(arr), free(len), free(node_id), free(cpu);
   printf("%s\n", failures ? "FAILED: see the lines above" : "every thread and every page where the mapping says");
   return failures ? 1 : 0;
 }

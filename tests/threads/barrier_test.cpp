@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "expect_error.hpp"
-#include "run_threads.hpp"
 #include "fake_sysfs.hpp"
+#include "run_threads.hpp"
 #include "ulibc.hpp"
 #include "ulibc/ulibc.h"
 
@@ -115,6 +115,7 @@ void stress(const std::vector<int>& groups, int episodes) {
 }
 
 TEST(NumaBarrier, OneThreadNeverWaits) {
+  Watchdog watchdog("one thread", std::chrono::seconds(20));
   NumaBarrier barrier(std::vector<int>{0});
   EXPECT_EQ(barrier.size(), 1);
   for (int e = 0; e < 100000; ++e) barrier.arrive_and_wait(0);

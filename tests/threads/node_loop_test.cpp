@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "expect_error.hpp"
-#include "run_threads.hpp"
 #include "fake_sysfs.hpp"
+#include "run_threads.hpp"
 #include "ulibc.hpp"
 
 namespace {
