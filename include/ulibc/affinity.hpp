@@ -71,6 +71,8 @@ namespace detail {
 TeamBinding start_openmp_binding(const Mapping& map, OutsideRule rule);
 std::string bind_openmp_member(const Mapping& map, int thread, TeamBinding& binding);  // "" or the error
 void finish_openmp_binding(const Mapping& map, int team_size, const std::vector<std::string>& errors);
+// Error(input) when the runtime gave fewer threads than asked (OMP_THREAD_LIMIT).
+void check_openmp_team_size(int nthreads, int team_size);
 }  // namespace detail
 
 #ifdef _OPENMP

@@ -68,10 +68,14 @@ std::string bind_openmp_member(const Mapping& map, int thread, TeamBinding& bind
   return error;
 }
 
-void finish_openmp_binding(const Mapping& map, int team_size, const std::vector<std::string>& errors) {
-  if (team_size != map.size())
+void check_openmp_team_size(int nthreads, int team_size) {
+  if (team_size != nthreads)
     throw input_error("the OpenMP runtime gave " + std::to_string(team_size) + " threads, the mapping has " +
-                      std::to_string(map.size()) + " (OMP_THREAD_LIMIT or OMP_DYNAMIC?)");
+                      std::to_string(nthreads) + " (OMP_THREAD_LIMIT or OMP_DYNAMIC?)");
+}
+
+void finish_openmp_binding(const Mapping& map, int team_size, const std::vector<std::string>& errors) {
+  check_openmp_team_size(map.size(), team_size);
   for (std::size_t t = 0; t < errors.size(); ++t)
     if (!errors[t].empty()) throw input_error("OpenMP thread " + std::to_string(t) + ": " + errors[t]);
 }

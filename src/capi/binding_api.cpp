@@ -41,9 +41,7 @@ int ulibc_openmp_team_plan(void) {
 
 int ulibc_openmp_team_result(int nthreads, int team_size, int failures) {
   return guarded([&] {
-    if (team_size != nthreads)
-      throw ulibc::input_error("the OpenMP runtime gave " + std::to_string(team_size) + " threads, the mapping has " +
-                               std::to_string(nthreads) + " (OMP_THREAD_LIMIT or OMP_DYNAMIC?)");
+    ulibc::detail::check_openmp_team_size(nthreads, team_size);
     if (failures > 0)
       throw ulibc::input_error(std::to_string(failures) + " OpenMP thread(s) could not be bound (ulibc_bind_thread failed)");
     return 1;
