@@ -96,6 +96,15 @@ inline TeamBinding bind_openmp_team(const Mapping& map, OutsideRule rule = outsi
   detail::finish_openmp_binding(map, team, errors);
   return binding;
 }
+
+// Undoes bind_openmp_team for a team of `threads`: each member puts back the
+// mask it had before ULIBC bound it. Call it with the size the team was bound
+// at, before a team of another size (or policy none) runs, since the runtime's
+// idle threads would otherwise keep their old processors.
+inline void restore_openmp_team(int threads) {
+#pragma omp parallel num_threads(threads)
+  restore_affinity();
+}
 #endif
 
 // Binds running std::threads: threads[t] to map[t] (threads.size() must equal map.size()).

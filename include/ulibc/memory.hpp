@@ -8,6 +8,7 @@
 // Error(input) that names the problem, never an abort or an OOM kill later.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -110,6 +111,12 @@ struct MemPolicy {
 MemPolicy memory_policy(const void* addr);
 
 std::size_t page_size();  // the base page size
+// Memory the kernel could give this process now without swapping (MemAvailable
+// in /proc/meminfo; MemFree on kernels too old to say). For refusing, before
+// allocating, a problem that cannot fit. 0 when the kernel says neither.
+std::uint64_t available_memory();
+// A size as people read it: 1536 -> "1.5 KiB", 1073741824 -> "1 GiB".
+std::string format_bytes(std::uint64_t bytes);
 // Bytes of one page of `kind` on this machine: the base page, the THP size,
 // or the default hugetlb page size (the THP size where there is none).
 std::size_t page_granule(PageKind kind);

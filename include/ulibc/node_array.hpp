@@ -9,6 +9,7 @@
 //     for (auto i : a.thread_range(p.thread)) a[i] = b[i] + s * c[i]; });
 // Under policy none nothing is bound and placement is left to first touch.
 #pragma once
+#include <complex>
 #include <cstddef>
 #include <span>
 #include <type_traits>
@@ -37,9 +38,16 @@ class NodeStorage {
   NodePartition partition_;
 };
 
+// Types whose value is all zero bytes before anything is written: plain data,
+// and std::complex, whose default value (0, 0) is zero bytes.
+template <class T>
+struct starts_as_zeros : std::is_trivially_default_constructible<T> {};
+template <class F>
+struct starts_as_zeros<std::complex<F>> : std::is_floating_point<F> {};
+
 template <class T>
 class NodeArray {
-  static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_default_constructible_v<T>,
+  static_assert(std::is_trivially_copyable_v<T> && starts_as_zeros<T>::value,
                 "NodeArray holds plain data: its pages start as zeros");
 
  public:

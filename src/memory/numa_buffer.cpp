@@ -415,6 +415,7 @@ int nearest_memory_node(const Topology& topo, int node) {
 MemPolicy memory_policy(const void* addr) { return os::policy_at(addr); }
 
 std::size_t page_size() { return os::base_page_size(); }
+std::uint64_t available_memory() { return os::available_memory(); }
 
 std::size_t page_granule(PageKind kind) {
   switch (kind) {

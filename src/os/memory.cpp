@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <vector>
+#include <string_view>
 
 #include "os/fs.hpp"
 #include "ulibc/error.hpp"
@@ -164,6 +165,23 @@ std::size_t default_huge_page_size() {
     return std::has_single_bit(kb) ? static_cast<std::size_t>(kb) << 10 : std::size_t{0};
   }();
   return size;
+}
+
+namespace {
+// The value of one "Key:   1234 kB" line of /proc/meminfo, in bytes.
+std::optional<std::uint64_t> meminfo_bytes(const std::string& text, std::string_view key) {
+  const auto pos = text.find(std::string("\n").append(key).append(":"));
+  if (pos == std::string::npos) return std::nullopt;
+  return std::strtoull(text.c_str() + pos + key.size() + 2, nullptr, 10) << 10;
+}
+}  // namespace
+
+std::uint64_t available_memory() {
+  const auto text = live().read("/proc/meminfo");
+  if (!text) return 0;
+  const std::string lines = "\n" + *text;
+  if (const auto bytes = meminfo_bytes(lines, "MemAvailable")) return *bytes;
+  return meminfo_bytes(lines, "MemFree").value_or(0);
 }
 
 std::optional<std::uint64_t> free_huge_pages(int node, std::size_t huge_bytes) {

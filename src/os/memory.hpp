@@ -51,6 +51,8 @@ std::size_t thp_page_size();      // hpage_pmd_size; 2 MiB where the kernel does
 // hugetlbfs: the default page size (Hugepagesize in /proc/meminfo, 0 where
 // the kernel has none), pages free on one node, and the machine's pool.
 std::size_t default_huge_page_size();
+// MemAvailable (else MemFree) in /proc/meminfo, in bytes; 0 if neither is there.
+std::uint64_t available_memory();
 std::optional<std::uint64_t> free_huge_pages(int node, std::size_t huge_bytes);
 struct HugePool {
   std::uint64_t free = 0;

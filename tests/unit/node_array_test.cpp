@@ -3,6 +3,8 @@
 // nodes whose parts move to the nearest node with memory.
 #include <gtest/gtest.h>
 
+#include <complex>
+
 #include <cmath>
 #include <cstdint>
 #include <fstream>
@@ -141,6 +143,14 @@ TEST(NodeArray, SpansAndRangesAgree) {
     EXPECT_EQ(count, r.size());
   }
   EXPECT_EQ(a.node_part(0).data(), a.data());
+}
+
+TEST(NodeArray, ComplexNumbersStartAsZero) {
+  // std::complex is not trivially default-constructible, but its default (0, 0) is zero bytes.
+  NodeArray<std::complex<double>> z(live(), live_map(PolicyKind::compact), 1000);
+  for (std::size_t i = 0; i < z.size(); ++i) ASSERT_EQ(z[i], std::complex<double>()) << i;
+  z.fill({1.0, -2.0});
+  EXPECT_EQ(z[999], std::complex<double>(1.0, -2.0));
 }
 
 TEST(NodeArray, FillTouchesEveryPageOnItsNode) {

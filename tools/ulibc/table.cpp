@@ -35,19 +35,4 @@ void Table::print(std::ostream& out, const std::string& indent) const {
 
 std::string cell(long long value) { return value < 0 ? "-" : std::to_string(value); }
 
-std::string human_bytes(unsigned long long bytes) {
-  static constexpr std::array<const char*, 7> kUnits = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-  double value = static_cast<double>(bytes);
-  std::size_t unit = 0;
-  // 1023.96 KiB would print as "1024.0 KiB": step up once it rounds to 1024.
-  while (value >= 1023.95 && unit + 1 < kUnits.size()) {
-    value /= 1024;
-    ++unit;
-  }
-  std::string number = fmt::format("{:.1f}", value);
-  // Whole numbers read without a fraction ("32 KiB"), others keep one digit ("7.8 GiB").
-  if (number.ends_with(".0")) number.resize(number.size() - 2);
-  return number + " " + kUnits[unit];
-}
-
 }  // namespace ulibc::cli

@@ -27,7 +27,5 @@ class Table {
 // An id or count as a cell: the library's -1 ("unknown", "not bound") reads as "-".
 std::string cell(long long value);
 
-// 1536 → "1.5 KiB", 1073741824 → "1 GiB": sizes as people read them.
-std::string human_bytes(unsigned long long bytes);
 
 }  // namespace ulibc::cli

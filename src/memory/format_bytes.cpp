@@ -1,0 +1,26 @@
+#include <array>
+#include <cstdio>
+#include <string>
+
+#include "ulibc/memory.hpp"
+
+namespace ulibc {
+
+std::string format_bytes(std::uint64_t bytes) {
+  static constexpr std::array<const char*, 7> kUnits = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  double value = static_cast<double>(bytes);
+  std::size_t unit = 0;
+  // 1023.96 KiB would print as "1024.0 KiB": step up once it rounds to 1024.
+  while (value >= 1023.95 && unit + 1 < kUnits.size()) {
+    value /= 1024;
+    ++unit;
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f", value);
+  std::string number = text;
+  // Whole numbers read without a fraction ("32 KiB"), others keep one digit ("7.8 GiB").
+  if (number.ends_with(".0")) number.resize(number.size() - 2);
+  return number + " " + kUnits[unit];
+}
+
+}  // namespace ulibc
