@@ -1,0 +1,29 @@
+#include "harness/memory_check.hpp"
+
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "ulibc/error.hpp"
+#include "ulibc/memory.hpp"
+
+namespace ulibc::bench {
+
+namespace {
+constexpr std::uint64_t kOverflow = std::numeric_limits<std::uint64_t>::max();
+}
+
+std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b) {
+  std::uint64_t product = 0;
+  return __builtin_mul_overflow(a, b, &product) ? kOverflow : product;
+}
+
+void require_memory(std::uint64_t bytes, const std::string& what) {
+  const std::uint64_t available = available_memory();
+  if (bytes != kOverflow && (available == 0 || bytes <= available)) return;
+  const std::string needed = bytes == kOverflow ? "more than 16 EiB" : format_bytes(bytes);
+  throw input_error(fmt::format("{} need {}, but only {} is available (MemAvailable)", what, needed,
+                                format_bytes(available)));
+}
+
+}  // namespace ulibc::bench

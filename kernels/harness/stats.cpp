@@ -1,0 +1,56 @@
+#include "harness/stats.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <vector>
+
+#include <boost/math/distributions/students_t.hpp>
+
+namespace ulibc::bench {
+
+namespace {
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+}
+
+double mean(std::span<const double> xs) {
+  if (xs.empty()) return kNaN;
+  return std::accumulate(xs.begin(), xs.end(), 0.0) / static_cast<double>(xs.size());
+}
+
+double median(std::span<const double> xs) {
+  if (xs.empty()) return kNaN;
+  std::vector<double> v(xs.begin(), xs.end());
+  const std::size_t mid = v.size() / 2;
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.end());
+  if (v.size() % 2 == 1) return v[mid];
+  const double upper = v[mid];
+  return (*std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid)) + upper) / 2;
+}
+
+double stddev(std::span<const double> xs) {
+  if (xs.size() < 2) return 0;
+  const double m = mean(xs);
+  double sum = 0;
+  for (double x : xs) sum += (x - m) * (x - m);
+  return std::sqrt(sum / static_cast<double>(xs.size() - 1));
+}
+
+double ci95_half_width(std::span<const double> xs) {
+  if (xs.size() < 2) return kNaN;
+  const boost::math::students_t t(static_cast<double>(xs.size() - 1));
+  return boost::math::quantile(boost::math::complement(t, 0.025)) * stddev(xs) /
+         std::sqrt(static_cast<double>(xs.size()));
+}
+
+double best_after_first(std::span<const double> xs, Better better) {
+  if (xs.empty()) return kNaN;
+  const auto counted = xs.size() > 1 ? xs.subspan(1) : xs;
+  return better == Better::higher ? *std::max_element(counted.begin(), counted.end())
+                                  : *std::min_element(counted.begin(), counted.end());
+}
+
+bool better_than(double a, double b, Better better) { return better == Better::higher ? a > b : a < b; }
+
+}  // namespace ulibc::bench

@@ -1,0 +1,25 @@
+// harness/stats.hpp — summaries of repeated measurements.
+//
+// Benchmarks on shared machines are noisy: kernels keep every repetition and
+// summarise them the way their reference does (STREAM: best after the first;
+// EPCC: mean with a confidence interval); comparisons use medians.
+#pragma once
+#include <span>
+
+#include "harness/bench_kernel.hpp"
+
+namespace ulibc::bench {
+
+double mean(std::span<const double> xs);
+double median(std::span<const double> xs);
+double stddev(std::span<const double> xs);  // sample standard deviation; 0 for fewer than two
+// Half-width of the 95% confidence interval of the mean (Student's t); NaN for fewer than two.
+double ci95_half_width(std::span<const double> xs);
+// The best of xs, skipping the first repetition when there are more (STREAM's
+// rule: the first pass pays for page faults and cold caches).
+double best_after_first(std::span<const double> xs, Better better);
+
+// Whether `a` is better than `b` by the measurement's direction.
+bool better_than(double a, double b, Better better);
+
+}  // namespace ulibc::bench
