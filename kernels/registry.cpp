@@ -1,0 +1,17 @@
+// registry.cpp — the kernels `ulibc bench` and `ulibc tune` know.
+#include "epcc/epcc.hpp"
+#include "harness/bench_kernel.hpp"
+#include "stream/stream.hpp"
+#include "zblas/zblas.hpp"
+
+namespace ulibc::bench {
+
+std::vector<std::unique_ptr<BenchKernel>> all_kernels() {
+  std::vector<std::unique_ptr<BenchKernel>> kernels;
+  kernels.push_back(make_stream_bench());
+  kernels.push_back(make_epcc_bench());
+  kernels.push_back(make_zblas_bench());
+  return kernels;
+}
+
+}  // namespace ulibc::bench
