@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up, builds and shows ULIBC on this machine: the topology, the mapping
 # table of every policy for all usable processors, and the paper's Fig. 6
-# (Triad on per-node arrays) showing where each thread ran and each page sits.
+# (Triad on per-node arrays) showing where each thread ran and each page sits,
+# then a STREAM sweep over every policy and thread count, plotted.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -17,3 +18,6 @@ for policy in scatter compact compact+; do
   echo
   build/bin/fig6_triad "$policy"
 done
+echo
+echo "STREAM (MB/s, best of 10) under every policy; plot in build/stream.png"
+"$ulibc" bench stream --policy all --plot build/stream.png

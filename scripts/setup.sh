@@ -10,8 +10,12 @@ packages=(
   libcli11-dev nlohmann-json3-dev libfmt-dev libnuma-dev
   # tests: GoogleTest, hwloc as an independent oracle, snapshot extraction, libFuzzer
   libgtest-dev libgmock-dev hwloc tar bzip2 python3 clang libclang-rt-14-dev
-  # benchmarks: the peer the topology load is measured against
-  libhwloc-dev
+  # kernels: Boost.Math (confidence intervals); `ulibc bench --plot` draws with
+  # Debian's Python and matplotlib
+  libboost-dev python3-matplotlib
+  # benchmarks and tests: the peers measured against (hwloc's topology load,
+  # likwid-bench's STREAM, OpenBLAS's complex BLAS, also the zblas reference)
+  libhwloc-dev likwid libopenblas-dev
   # the virtual NUMA lab (tests/numa_lab): QEMU boots Debian's kernel with an
   # initramfs of a static busybox and the static guest tests
   qemu-system-x86 linux-image-amd64 busybox-static

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <stdexcept>
@@ -113,6 +114,15 @@ nlohmann::json run_cli_json(const std::vector<std::string>& args, const std::map
     ADD_FAILURE() << "not JSON (" << e.what() << "):\n" << r.out;
     return nlohmann::json::object();
   }
+}
+
+void expect_usage_error(const CliResult& r, std::initializer_list<std::string> needles) {
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_TRUE(r.err.starts_with("ulibc: error: ")) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  for (const std::string& needle : needles)
+    EXPECT_NE(r.err.find(needle), std::string::npos) << "missing \"" << needle << "\" in " << r.err;
 }
 
 }  // namespace ulibc::testing

@@ -20,6 +20,10 @@ struct CliResult {
 // environment it depends on.
 CliResult run_cli(const std::vector<std::string>& args, const std::map<std::string, std::string>& env = {});
 
+// Expects exit code 2, nothing on stdout, and one "ulibc: error:" line
+// containing each of `needles` (SPEC 1.7's usage and input errors).
+void expect_usage_error(const CliResult& r, std::initializer_list<std::string> needles);
+
 // Runs the tool, expects exit 0 and an empty stderr, and parses stdout as JSON.
 nlohmann::json run_cli_json(const std::vector<std::string>& args, const std::map<std::string, std::string>& env = {});
 

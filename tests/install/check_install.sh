@@ -72,6 +72,11 @@ fi
 step "the ulibc command"
 [ -x "$prefix/bin/ulibc" ] || fail "bin/ulibc not installed"
 "$prefix/bin/ulibc" --help >"$work/help.txt" 2>&1 || { cat "$work/help.txt" >&2; fail "bin/ulibc --help exited non-zero"; }
+# bench and tune run in the companion program, which must be installed beside it.
+[ -x "$prefix/bin/ulibc-bench" ] || fail "bin/ulibc-bench not installed"
+"$prefix/bin/ulibc" bench stream --help >"$work/bench-help.txt" 2>&1 ||
+  { cat "$work/bench-help.txt" >&2; fail "bin/ulibc bench stream --help exited non-zero"; }
+grep -q -- "--policy" "$work/bench-help.txt" || fail "ulibc bench stream --help does not list --policy"
 
 # A synthetic machine: 2 packages = 2 nodes, 2 cores each, 2 SMT threads per
 # core, numbered as Linux does (cpu0-3 the first threads, cpu4-7 their siblings).

@@ -1,10 +1,15 @@
 // commands.hpp — the subcommands of `ulibc` and what they share.
 //
-// main.cpp only sets up CLI11 and dispatches: each subcommand registers its
+// cli_main only sets up CLI11 and dispatches: each subcommand registers its
 // own options on the application and hands back the function that runs it,
-// so adding `ulibc run` or `ulibc bench` is one new file and one table entry.
+// so adding a subcommand is one new file and one table entry. The commands
+// live in two programs: `ulibc` (topology, map, run) stays free of OpenMP,
+// whose runtime would read OMP_* variables and pin the process as it starts
+// (ruining `ulibc run`); `ulibc-bench` (bench, tune) runs the OpenMP kernels,
+// and `ulibc bench|tune …` hands over to it.
 #pragma once
 #include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -31,6 +36,17 @@ using CommandFactory = Command (*)(CLI::App& parent);
 Command add_topology_command(CLI::App& parent);
 Command add_map_command(CLI::App& parent);
 Command add_run_command(CLI::App& parent);
+Command add_bench_command(CLI::App& parent);
+Command add_tune_command(CLI::App& parent);
+
+// The body of both programs' main: parses argv against `factories`' commands,
+// runs the chosen one and returns the exit code (0, 1 or 2).
+int cli_main(int argc, char** argv, std::span<const CommandFactory> factories, const std::string& description,
+             const std::string& footer = "");
+
+// The command line as typed, for records that say how they were made.
+void set_command_line(int argc, char** argv);
+const std::string& command_line();
 
 // Options every subcommand takes (SPEC 1.7: each with --json and --fsroot).
 struct CommonOptions {

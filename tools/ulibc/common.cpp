@@ -42,4 +42,28 @@ void warn_if_oversubscribed(const Mapping& map) {
 
 void print_json(const nlohmann::ordered_json& j) { std::cout << j.dump(2) << '\n'; }
 
+namespace {
+std::string& stored_command_line() {
+  static std::string line;
+  return line;
+}
+}  // namespace
+
+// Words with blanks or quotes are single-quoted, so the line can be pasted back.
+void set_command_line(int argc, char** argv) {
+  std::string line;
+  for (int i = 0; i < argc; ++i) {
+    std::string word = i == 0 ? std::string("ulibc") : std::string(argv[i]);
+    if (word.empty() || word.find_first_of(" \t'\"\\$") != std::string::npos) {
+      std::string quoted = "'";
+      for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+      word = quoted + "'";
+    }
+    line += (line.empty() ? "" : " ") + word;
+  }
+  stored_command_line() = line;
+}
+
+const std::string& command_line() { return stored_command_line(); }
+
 }  // namespace ulibc::cli

@@ -1,96 +1,45 @@
-// main.cpp — the `ulibc` command: sets up CLI11, dispatches to a subcommand
-// and turns every failure into one "ulibc: error:" line and an exit code
-// (SPEC 1.7): 0 ok, 2 usage or input error, 1 any other failure.
-#include <algorithm>
+// main.cpp — `ulibc`: topology, map and run here; bench and tune are handed
+// to the companion program ulibc-bench (see commands.hpp for why).
+#include <unistd.h>
+
 #include <array>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <iostream>
-#include <string>
 #include <string_view>
-#include <vector>
 
 #include "commands.hpp"
-#include "ulibc/error.hpp"
 
 namespace {
 
-using ulibc::cli::Command;
-using ulibc::cli::CommandFactory;
+constexpr std::array<ulibc::cli::CommandFactory, 3> kCommands = {
+    ulibc::cli::add_topology_command, ulibc::cli::add_map_command, ulibc::cli::add_run_command};
 
-constexpr int kExitOk = 0;
-constexpr int kExitFailure = 1;
-constexpr int kExitUsage = 2;
+constexpr const char* kBenchProgram = "ulibc-bench";
 
-// Every subcommand, in the order `ulibc --help` lists them.
-constexpr std::array<CommandFactory, 3> kCommands = {ulibc::cli::add_topology_command, ulibc::cli::add_map_command,
-                                                    ulibc::cli::add_run_command};
-
-int fail(int code, const std::string& message) {
-  std::cerr << "ulibc: error: " << message << '\n';
-  return code;
-}
-
-std::string command_names(const std::vector<Command>& commands) {
-  std::string names;
-  for (const Command& c : commands) names += (names.empty() ? "" : ", ") + c.app->get_name();
-  return names;
-}
-
-// CLI11 reports a mistyped subcommand as an unexpected extra argument; say
-// what actually went wrong and what would have been accepted.
-int report_parse_error(CLI::App& app, const CLI::ParseError& e, const std::vector<Command>& commands, int argc,
-                       char** argv) {
-  if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) return app.exit(e);  // --help, --version
-  const bool no_subcommand = app.get_subcommands().empty();
-  if (dynamic_cast<const CLI::ExtrasError*>(&e) && no_subcommand && argc > 1 && argv[1][0] != '-')
-    return fail(kExitUsage, "unknown subcommand \"" + std::string(argv[1]) + "\"; available: " + command_names(commands));
-  const std::string help = no_subcommand ? "ulibc --help" : "ulibc " + app.get_subcommands().front()->get_name() + " --help";
-  return fail(kExitUsage, std::string(e.what()) + " (see '" + help + "')");
-}
-
-int run(const Command& command) {
-  try {
-    command.run();
-    return kExitOk;
-  } catch (const ulibc::Error& e) {
-    return fail(e.kind() == ulibc::ErrorKind::input ? kExitUsage : kExitFailure, e.what());
-  } catch (const CLI::ParseError& e) {
-    return fail(kExitUsage, e.what());
-  } catch (const std::exception& e) {
-    return fail(kExitFailure, e.what());
-  }
+// ulibc-bench sits next to ulibc, in the build tree and once installed.
+int hand_over(char** argv) {
+  std::error_code error;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", error);
+  const std::string companion = (error ? std::filesystem::path(argv[0]) : self).parent_path() / kBenchProgram;
+  argv[0] = const_cast<char*>(kBenchProgram);
+  ::execv(companion.c_str(), argv);
+  std::cerr << "ulibc: error: cannot start " << companion << ": " << std::strerror(errno)
+            << " (ulibc " << argv[1] << " runs in the ulibc-bench program, installed next to ulibc)\n";
+  return 1;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app("ulibc: NUMA-aware thread placement. Shows the machine and the thread -> processor\n"
-               "mapping of each affinity policy (scatter, compact, compact+, list:<cpulist>, none),\n"
-               "and runs OpenMP programs with that placement.",
-               "ulibc");
-  app.set_version_flag("--version", ULIBC_VERSION);
-  app.require_subcommand(0, 1);  // none chosen → help and exit 2 below, not CLI11's terse message
-  std::vector<Command> commands;
-  for (CommandFactory add : kCommands) commands.push_back(add(app));
-
-  // The words after "--" are a program and its arguments (ulibc run), never ours.
-  const auto dashes = std::find(argv + 1, argv + argc, std::string_view("--"));
-  const std::vector<std::string> program(dashes == argv + argc ? dashes : dashes + 1, argv + argc);
-  const int own_argc = static_cast<int>(dashes - argv);
-  try {
-    app.parse(own_argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return report_parse_error(app, e, commands, own_argc, argv);
-  }
-  const auto chosen = std::find_if(commands.begin(), commands.end(), [](const Command& c) { return c.app->parsed(); });
-  if (chosen == commands.end()) {
-    std::cerr << app.help();
-    return kExitUsage;
-  }
-  if (dashes != argv + argc) {
-    if (!chosen->program) return fail(kExitUsage, "ulibc " + chosen->app->get_name() + " takes no program after \"--\"");
-    if (!chosen->app->remaining().empty())
-      return fail(kExitUsage, "a program both before and after \"--\": " + chosen->app->remaining().front());
-    *chosen->program = program;
-  }
-  return run(*chosen);
+  if (argc > 1 && (std::string_view(argv[1]) == "bench" || std::string_view(argv[1]) == "tune")) return hand_over(argv);
+  return ulibc::cli::cli_main(
+      argc, argv, kCommands,
+      "ulibc: NUMA-aware thread placement. Shows the machine and the thread -> processor\n"
+      "mapping of each affinity policy (scatter, compact, compact+, list:<cpulist>, none),\n"
+      "runs OpenMP programs with that placement, and benchmarks kernels under every policy.",
+      "Also:\n"
+      "  bench                       Run a kernel under each policy and thread count: table, CSV, JSON, plot\n"
+      "  tune                        Measure every policy on a kernel and name the fastest at each thread count");
 }

@@ -1,0 +1,206 @@
+// bench_command.cpp — `ulibc bench <kernel>` and `ulibc tune <kernel>`: thin
+// front ends over the harness (kernels/harness/sweep.hpp). bench sweeps
+// policies × thread counts and writes table / CSV / JSON / plot; tune (and
+// bench --policy best) measures every policy and names the fastest.
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "bench_report.hpp"
+#include "commands.hpp"
+#include "harness/sweep.hpp"
+#include "plot.hpp"
+#include "ulibc/error.hpp"
+
+namespace ulibc::cli {
+
+namespace {
+
+using bench::BenchKernel;
+
+enum class Mode { sweep, tune };
+
+struct HarnessOptions {
+  std::vector<std::string> policies;
+  std::vector<int> threads;
+  bool quick = false;
+  bool dry_run = false;
+  std::string fsroot;
+  std::string csv, json, plot;
+  CLI::Option* csv_opt = nullptr;
+  CLI::Option* json_opt = nullptr;
+  std::vector<std::string> plot_measurements;
+};
+
+// One subcommand per kernel, each with the harness's options and its own.
+struct KernelCommands {
+  std::vector<std::unique_ptr<BenchKernel>> kernels = bench::all_kernels();
+  std::vector<CLI::App*> apps;
+  std::vector<HarnessOptions> options = std::vector<HarnessOptions>(kernels.size());  // by kernel: CLI11 keeps pointers
+};
+
+void add_harness_options(CLI::App& sub, HarnessOptions& o, Mode mode) {
+  if (mode == Mode::sweep)
+    sub.add_option("--policy,-p", o.policies,
+                   "all (none, scatter, compact, compact+; the default), best (the fastest of scatter, compact "
+                   "and compact+ at each thread count), or a comma list of none, scatter, compact, compact+, "
+                   "list:<cpulist>")
+        ->type_name("POLICY");
+  sub.add_option("--threads,-n", o.threads, "Thread counts, e.g. 1,2,4; default 1, 2, 4, … and every usable processor")
+      ->delimiter(',')
+      ->type_name("LIST");
+  sub.add_flag("--quick", o.quick, "Small and short: for tests and a first look (breaks the kernels' size rules)");
+  o.csv_opt = sub.add_option("--csv", o.csv, "Write CSV, one row per measurement, to FILE (no FILE or -: stdout)")
+                  ->expected(0, 1)
+                  ->type_name("[FILE]");
+  o.json_opt = sub.add_option("--json", o.json, "Write the JSON record (every repetition, machine, build) to FILE "
+                                                "(no FILE or -: stdout)")
+                   ->expected(0, 1)
+                   ->type_name("[FILE]");
+  sub.add_option("--plot", o.plot, "Draw the results to FILE.png or FILE.svg (matplotlib)")->type_name("FILE");
+  sub.add_option("--plot-measurements", o.plot_measurements, "What to plot; default the headline and the next three")
+      ->delimiter(',')
+      ->type_name("NAMES");
+  sub.add_flag("--dry-run", o.dry_run, "Show the runs and their placements; run nothing");
+  sub.add_option("--fsroot", o.fsroot, "With --dry-run: plan for the machine whose sysfs/procfs snapshot is below DIR")
+      ->type_name("DIR");
+}
+
+// "scatter,compact" → two policies; "list:0,2,1" is one (its commas are the list's).
+std::vector<Policy> parse_policies(const std::vector<std::string>& texts) {
+  std::vector<Policy> policies;
+  for (const std::string& text : texts) {
+    std::string_view rest = text;
+    while (!rest.empty()) {
+      const std::size_t comma = rest.starts_with("list:") ? std::string_view::npos : rest.find(',');
+      const std::string_view word = rest.substr(0, comma);
+      if (word == "all")
+        for (PolicyKind k : {PolicyKind::none, PolicyKind::scatter, PolicyKind::compact, PolicyKind::compact_plus})
+          policies.emplace_back(k);
+      else if (word == "best")
+        throw input_error("--policy best cannot be combined with other policies");
+      else
+        policies.push_back(Policy::parse(word));
+      rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+    }
+  }
+  return policies;
+}
+
+bool wants_best(const HarnessOptions& o) { return o.policies.size() == 1 && o.policies.front() == "best"; }
+
+bool to_stdout(const CLI::Option* opt, const std::string& path) { return opt->count() && (path.empty() || path == "-"); }
+
+void check_outputs(const HarnessOptions& o) {
+  if (to_stdout(o.csv_opt, o.csv) && to_stdout(o.json_opt, o.json))
+    throw input_error("--csv and --json cannot both write to stdout: give one of them a FILE");
+  if (!o.plot.empty()) check_plot_target(o.plot);
+}
+
+void write_file(const std::string& path, const std::function<void(std::ostream&)>& write) {
+  std::ofstream out(path);
+  if (out) write(out);
+  if (!out || !out.flush()) throw system_error("cannot write " + path);
+}
+
+// Files first, so that a failing plot cannot cost the numbers. The text form
+// is the table (bench) or the choices alone (tune).
+void write_outputs(const BenchReport& report, const Topology& topo, const HarnessOptions& o, Mode mode) {
+  const nlohmann::ordered_json record = to_json(report, topo);
+  if (o.csv_opt->count() && !to_stdout(o.csv_opt, o.csv))
+    write_file(o.csv, [&](std::ostream& out) { write_csv(out, report); });
+  if (o.json_opt->count() && !to_stdout(o.json_opt, o.json))
+    write_file(o.json, [&](std::ostream& out) { out << record.dump(2) << '\n'; });
+  if (to_stdout(o.csv_opt, o.csv)) write_csv(std::cout, report);
+  else if (to_stdout(o.json_opt, o.json)) print_json(record);
+  else if (mode == Mode::tune) print_tuning(std::cout, report);
+  else print_table(std::cout, report);
+  if (!o.plot.empty()) draw_plot(record, o.plot, o.plot_measurements);
+}
+
+void print_plan(const BenchKernel& kernel, const Topology& topo, const std::vector<Policy>& policies,
+                const std::vector<int>& threads, const HarnessOptions& o) {
+  nlohmann::ordered_json runs = nlohmann::ordered_json::array();
+  for (int t : threads)
+    for (const Policy& p : policies) {
+      const Mapping map = Mapping::build(topo, p, t);
+      std::vector<int> procs;
+      for (const Placement& place : map.threads()) procs.push_back(place.proc);
+      runs.push_back({{"policy", p.name()}, {"threads", t}, {"procs", procs}});
+    }
+  if (o.json_opt->count()) {
+    print_json({{"kernel", kernel.name()}, {"parameters", kernel.parameters()}, {"runs", runs}});
+    return;
+  }
+  fmt::print("ulibc bench {}: {} runs\nparameters: {}\n", kernel.name(), runs.size(), kernel.parameters().dump());
+  for (const auto& run : runs) {
+    std::string procs;
+    for (int proc : run["procs"]) procs += fmt::format(" {}", proc < 0 ? std::string("-") : std::to_string(proc));
+    fmt::print("  {:>4} threads  {:<10} processors{}\n", run["threads"].get<int>(), run["policy"].get<std::string>(), procs);
+  }
+}
+
+void run_kernel(BenchKernel& kernel, HarnessOptions& o, Mode mode) {
+  const Topology topo = Topology::load(o.fsroot);
+  if (!o.fsroot.empty() && !o.dry_run)
+    throw input_error("--fsroot " + o.fsroot + " describes another machine: benchmarks run only on this one "
+                      "(--fsroot goes with --dry-run)");
+  const std::vector<int> threads = o.threads.empty() ? bench::default_thread_counts(topo) : o.threads;
+  bench::check_thread_counts(threads, topo);
+  const bool best = mode == Mode::tune || wants_best(o);
+  const std::vector<Policy> policies =
+      best ? bench::tuning_candidates() : parse_policies(o.policies.empty() ? std::vector<std::string>{"all"} : o.policies);
+  kernel.prepare(topo, *std::max_element(threads.begin(), threads.end()), o.quick);
+  if (o.dry_run) return print_plan(kernel, topo, policies, threads, o);
+  check_outputs(o);
+  warn_if_oversubscribed(Mapping::build(topo, Policy(PolicyKind::scatter), *std::max_element(threads.begin(), threads.end())));
+
+  BenchReport report{.kernel = kernel.name(), .command = command_line(), .headline = kernel.headline()};
+  bench::Progress progress(kernel.name(), static_cast<int>(threads.size() * policies.size()));
+  if (best)
+    for (int t : threads) report.tuning.push_back(bench::tune(kernel, topo, t, progress, report.runs));
+  else
+    report.runs = bench::run_sweep(kernel, topo, bench::SweepPlan{.policies = policies, .threads = threads}, progress);
+  report.parameters = kernel.parameters();  // after the runs: some settle while running (EPCC's inner repetitions)
+
+  write_outputs(report, topo, o, mode);
+  if (const int failed = report.failed_runs())
+    throw system_error(fmt::format("{} of {} runs failed (see the check column)", failed, report.runs.size()));
+}
+
+Command add_kernel_commands(CLI::App& parent, Mode mode, const std::string& name, const std::string& help) {
+  auto commands = std::make_shared<KernelCommands>();
+  CLI::App* app = parent.add_subcommand(name, help);
+  app->require_subcommand(0, 1);
+  for (std::size_t i = 0; i < commands->kernels.size(); ++i) {
+    BenchKernel& kernel = *commands->kernels[i];
+    CLI::App* sub = app->add_subcommand(kernel.name(), kernel.description());
+    add_harness_options(*sub, commands->options[i], mode);
+    kernel.add_options(*sub);
+    commands->apps.push_back(sub);
+  }
+  auto run = [commands, app, name, mode] {
+    for (std::size_t i = 0; i < commands->apps.size(); ++i)
+      if (commands->apps[i]->parsed()) return run_kernel(*commands->kernels[i], commands->options[i], mode);
+    std::string names;
+    for (const auto& k : commands->kernels) names += (names.empty() ? "" : ", ") + k->name();
+    throw input_error("ulibc " + name + " needs a kernel: " + names);
+  };
+  return {app, run};
+}
+
+}  // namespace
+
+Command add_bench_command(CLI::App& parent) {
+  return add_kernel_commands(parent, Mode::sweep, "bench",
+                             "Run a kernel under each policy and thread count: table, CSV, JSON, plot");
+}
+
+Command add_tune_command(CLI::App& parent) {
+  return add_kernel_commands(parent, Mode::tune, "tune",
+                             "Measure every policy on a kernel and name the fastest at each thread count");
+}
+
+}  // namespace ulibc::cli

@@ -1,0 +1,33 @@
+// bench_report.hpp — what `ulibc bench` and `ulibc tune` record, and its three
+// forms: a table for people, CSV for spreadsheets (one row per measurement),
+// JSON for everything (every repetition, the machine, the build, the command).
+#pragma once
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/sweep.hpp"
+
+namespace ulibc::cli {
+
+struct BenchReport {
+  std::string kernel;
+  std::string command;  // the command line, as typed
+  std::string headline;
+  nlohmann::ordered_json parameters;
+  std::vector<bench::RunRecord> runs;
+  std::vector<bench::TuneChoice> tuning;  // --policy best / ulibc tune; indices into runs
+
+  bool chosen(std::size_t run) const;  // the winner of its tuning (always false without tuning)
+  int failed_runs() const;
+};
+
+void print_table(std::ostream& out, const BenchReport& report);
+void print_tuning(std::ostream& out, const BenchReport& report);  // "at 2 threads: compact, 3.1% over scatter"
+void write_csv(std::ostream& out, const BenchReport& report);
+nlohmann::ordered_json to_json(const BenchReport& report, const Topology& topo);
+
+}  // namespace ulibc::cli

@@ -1,0 +1,114 @@
+"""Draws a `ulibc bench` JSON record: each measurement against the thread
+count, one line per policy and variant (the ULIBC paper's Fig. 8 layout), with
+95% intervals where the kernel gives them. With one thread count, bars.
+
+usage: plot.py RECORD.json OUT.png|OUT.svg [MEASUREMENT ...]
+Without measurements: the kernel's headline first, then the next three it reports.
+"""
+import json
+import math
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")  # no display: CI and ssh sessions
+import matplotlib.pyplot as plt  # noqa: E402
+
+MAX_PANELS = 4
+
+
+def measurement_names(record):
+    names = []
+    for run in record["runs"]:
+        for result in run["results"]:
+            for m in result["measurements"]:
+                if m["name"] not in names:
+                    names.append(m["name"])
+    headline = record.get("headline")
+    if headline in names:
+        names.remove(headline)
+        names.insert(0, headline)
+    return names[:MAX_PANELS]
+
+
+def series(record, name):
+    """{(policy, variant): {threads: (value, ci95)}} and the unit of `name`."""
+    lines, unit = {}, ""
+    for run in record["runs"]:
+        if not run["valid"]:
+            continue
+        for result in run["results"]:
+            for m in result["measurements"]:
+                if m["name"] != name:
+                    continue
+                unit = m["unit"]
+                label = run["policy"] + (" / " + result["variant"] if result["variant"] else "")
+                lines.setdefault(label, {})[run["threads"]] = (m["value"], m["ci95"])
+    return lines, unit
+
+
+def draw_lines(ax, lines):
+    for label, points in lines.items():
+        xs = sorted(points)
+        ys = [points[x][0] for x in xs]
+        errors = [points[x][1] or 0.0 for x in xs]
+        ax.errorbar(xs, ys, yerr=errors if any(errors) else None, marker="o", capsize=3, label=label)
+    every = sorted({x for points in lines.values() for x in points})
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(every)
+    ax.set_xticklabels([str(x) for x in every])
+    ax.set_xlabel("threads")
+
+
+def draw_bars(ax, lines):
+    labels = list(lines)
+    values = [next(iter(lines[label].values())) for label in labels]
+    errors = [v[1] or 0.0 for v in values]
+    ax.bar(range(len(labels)), [v[0] for v in values], yerr=errors if any(errors) else None, capsize=3)
+    ax.set_xticks(range(len(labels)))
+    ax.set_xticklabels(labels, rotation=30, ha="right")
+    threads = next(iter(lines[labels[0]]))
+    ax.set_xlabel(f"policy ({threads} threads)")
+
+
+def title(record):
+    machine = record["machine"]
+    counts = machine["topology"]["counts"]
+    return (f"ulibc bench {record['kernel']} on {machine['hostname']}: {plural(counts['nodes'], 'node')}, "
+            f"{plural(counts['packages'], 'package')}, {plural(counts['usable'], 'processor')}")
+
+
+def plural(count, noun):
+    return f"{count} {noun}" + ("" if count == 1 else "s")
+
+
+def main(argv):
+    if len(argv) < 3:
+        sys.exit(__doc__)
+    with open(argv[1]) as f:
+        record = json.load(f)
+    names = argv[3:] or measurement_names(record)
+    panels = [(name, *series(record, name)) for name in names]
+    panels = [p for p in panels if p[1]]
+    if not panels:
+        sys.exit("plot: no valid run reports " + ", ".join(names))
+    thread_counts = {t for _, lines, _ in panels for points in lines.values() for t in points}
+    columns = min(2, len(panels))
+    rows = math.ceil(len(panels) / columns)
+    fig, axes = plt.subplots(rows, columns, figsize=(6.4 * columns, 4.2 * rows), squeeze=False)
+    for ax, (name, lines, unit) in zip(axes.flat, panels):
+        (draw_lines if len(thread_counts) > 1 else draw_bars)(ax, lines)
+        ax.set_title(name)
+        ax.set_ylabel(unit)
+        ax.grid(True, alpha=0.3)
+        if len(thread_counts) > 1:
+            ax.legend(fontsize="small")
+    for ax in list(axes.flat)[len(panels):]:
+        ax.set_visible(False)
+    fig.suptitle(title(record))
+    fig.tight_layout()
+    fig.savefig(argv[2])
+
+
+if __name__ == "__main__":
+    main(sys.argv)
