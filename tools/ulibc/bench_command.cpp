@@ -2,7 +2,9 @@
 // front ends over the harness (kernels/harness/sweep.hpp). bench sweeps
 // policies × thread counts and writes table / CSV / JSON / plot; tune (and
 // bench --policy best) measures every policy and names the fastest.
+#include <algorithm>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <memory>
 
