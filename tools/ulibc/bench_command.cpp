@@ -154,10 +154,11 @@ void run_kernel(BenchKernel& kernel, HarnessOptions& o, Mode mode) {
   const bool best = mode == Mode::tune || wants_best(o);
   const std::vector<Policy> policies =
       best ? bench::tuning_candidates() : parse_policies(o.policies.empty() ? std::vector<std::string>{"all"} : o.policies);
-  kernel.prepare(topo, *std::max_element(threads.begin(), threads.end()), o.quick);
+  const int largest_team = *std::max_element(threads.begin(), threads.end());
+  kernel.prepare(topo, largest_team, o.quick);
   if (o.dry_run) return print_plan(kernel, topo, policies, threads, o);
   check_outputs(o);
-  warn_if_oversubscribed(Mapping::build(topo, Policy(PolicyKind::scatter), *std::max_element(threads.begin(), threads.end())));
+  warn_if_oversubscribed(Mapping::build(topo, Policy(PolicyKind::scatter), largest_team));
 
   BenchReport report{.kernel = kernel.name(), .command = command_line(), .headline = kernel.headline()};
   bench::Progress progress(kernel.name(), static_cast<int>(threads.size() * policies.size()));
