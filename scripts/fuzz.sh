@@ -2,7 +2,8 @@
 # Builds the libFuzzer targets with clang in build-fuzz/ and fuzzes each for a while.
 #
 # usage: scripts/fuzz.sh [SECONDS] [-- extra libFuzzer flags]
-#   SECONDS  time per target (default $ULIBC_FUZZ_SECONDS, else 30)
+#   SECONDS  time for all targets together, shared equally (at least 1 s
+#            each; default $ULIBC_FUZZ_SECONDS, else 30)
 # environment:
 #   ULIBC_FUZZ_BUILD_DIR  build directory (default <repo>/build-fuzz)
 #   ULIBC_FUZZ_JOBS       parallel fuzzing processes per target (default 1)
@@ -35,21 +36,24 @@ cmake -S "$repo/tests/fuzz" -B "$build" "${generator[@]}" -DCMAKE_CXX_COMPILER="
   || { cat "$build/configure.log" >&2; echo "fuzz.sh: configure failed" >&2; exit 2; }
 cmake --build "$build" || { echo "fuzz.sh: build failed" >&2; exit 2; }
 
+targets=("$build"/bin/ulibc_fuzz_*)
+share=$((seconds / ${#targets[@]}))
+[ "$share" -ge 1 ] || share=1
 status=0
-for target in "$build"/bin/ulibc_fuzz_*; do
+for target in "${targets[@]}"; do
   name=${target##*/ulibc_fuzz_}
   seeds="$repo/tests/fuzz/corpus/$name"
   corpus="$build/corpus/$name"
   artifacts="$build/artifacts/$name/"
   mkdir -p "$corpus" "$artifacts"
-  echo "== fuzzing $name for ${seconds}s (corpus $corpus)"
+  echo "== fuzzing $name for ${share}s (corpus $corpus)"
   dirs=("$corpus")
   [ -d "$seeds" ] && dirs+=("$seeds")
   log="$build/fuzz-$name.log"
   parallel=()
   [ "$jobs" -gt 1 ] && parallel=(-jobs="$jobs" -workers="$jobs")
   # From inside the build directory: with -jobs libFuzzer writes fuzz-N.log into the current one.
-  if (cd "$build" && "$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \
+  if (cd "$build" && "$target" -max_total_time="$share" -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \
         "${parallel[@]}" -artifact_prefix="$artifacts" "${extra[@]}" "${dirs[@]}") >"$log" 2>&1; then
     grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|Done)' "$log" || tail -3 "$log"
   else
