@@ -1,4 +1,5 @@
 // registry.cpp — the kernels `ulibc bench` and `ulibc tune` know.
+#include "bfs/graph500.hpp"
 #include "epcc/epcc.hpp"
 #include "harness/bench_kernel.hpp"
 #include "stream/stream.hpp"
@@ -11,6 +12,7 @@ std::vector<std::unique_ptr<BenchKernel>> all_kernels() {
   kernels.push_back(make_stream_bench());
   kernels.push_back(make_epcc_bench());
   kernels.push_back(make_zblas_bench());
+  kernels.push_back(make_bfs_bench());
   return kernels;
 }
 

@@ -42,6 +42,12 @@ struct RunResult {
   std::vector<Measurement> measurements;
   bool valid = false;  // the kernel's own check of its result passed
   std::string check;   // what that check found, one line ("max relative error 1.1e-16")
+  // A block of lines in the kernel's own established format (Graph500's
+  // "name: value" statistics), printed with the table; "" when none.
+  std::string report;
+  // The kernel's own record of the run for the JSON (BFS: every search's
+  // root, time and edges); null when none.
+  nlohmann::ordered_json details;
 };
 
 struct RunContext {

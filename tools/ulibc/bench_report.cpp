@@ -141,7 +141,10 @@ ordered_json run_json(const BenchReport& report, std::size_t i) {
   for (const RunResult& r : run.results) {
     ordered_json measurements = ordered_json::array();
     for (const Measurement& m : r.measurements) measurements.push_back(measurement_json(m));
-    results.push_back({{"variant", r.variant}, {"valid", r.valid}, {"check", r.check}, {"measurements", measurements}});
+    ordered_json result = {{"variant", r.variant}, {"valid", r.valid}, {"check", r.check}, {"measurements", measurements}};
+    if (!r.report.empty()) result["report"] = r.report;
+    if (!r.details.is_null()) result["details"] = r.details;
+    results.push_back(std::move(result));
   }
   return {{"policy", run.policy},   {"threads", run.threads}, {"cpus", run.cpus},
           {"not_bound", run.not_bound}, {"drift", run.drift},   {"error", run.error},
@@ -180,7 +183,19 @@ int BenchReport::failed_runs() const {
   return static_cast<int>(std::count_if(runs.begin(), runs.end(), [](const RunRecord& r) { return !r.valid(); }));
 }
 
+// Each run's own report block, headed by the run it belongs to.
+void print_run_reports(std::ostream& out, const BenchReport& report) {
+  for (const RunRecord& run : report.runs)
+    for (const RunResult& r : run.results) {
+      if (r.report.empty()) continue;
+      out << fmt::format("# {} {}, {} thread{}{}\n", report.kernel, run.policy, run.threads, run.threads == 1 ? "" : "s",
+                         r.variant.empty() ? "" : ", " + r.variant)
+          << r.report << (r.report.ends_with('\n') ? "\n" : "\n\n");
+    }
+}
+
 void print_table(std::ostream& out, const BenchReport& report) {
+  print_run_reports(out, report);
   if (measurement_columns(report).size() <= kMaxWideColumns) print_wide(out, report);
   else print_long(out, report);
   if (!report.tuning.empty()) print_tuning(out, report);

@@ -1,0 +1,92 @@
+// bfs/bfs.hpp — breadth-first search: top-down, bottom-up and
+// direction-optimizing (Beamer, Asanović, Patterson, SC'12), plain or
+// NUMA-partitioned (Yasui & Fujisawa; the ULIBC paper, section 4.1).
+//
+// A search yields the BFS tree as a parent array: parent[root] == root,
+// parent[v] == kUnreached for a vertex the search did not reach.
+//
+// The NUMA kernel splits the vertex range over the nodes of a mapping, in
+// proportion to their threads; each node's part of the graph (its vertices'
+// neighbour lists) and of the per-vertex state (parents, frontier bitmaps,
+// queue) is allocated on that node, and each thread works on its own node's
+// vertices. The plain kernel is the same search with one part for the whole
+// team, placed by first touch: on one node the two do the same work.
+#pragma once
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "graph/csr_graph.hpp"
+#include "ulibc/mapping.hpp"
+#include "ulibc/topology.hpp"
+
+namespace ulibc::bfs {
+
+using graph::CsrGraph;
+using graph::EdgeIndex;
+using graph::Vertex;
+
+constexpr Vertex kUnreached = -1;
+
+enum class Direction { top_down, bottom_up, optimizing };
+
+// Beamer's switching rule: go bottom-up when the frontier's edges exceed
+// 1/alpha of the edges not yet examined, back top-down once the frontier is
+// shrinking and holds fewer than 1/beta of the vertices.
+struct Params {
+  Direction direction = Direction::optimizing;
+  double alpha = 15;  // GAP's and the paper's defaults
+  double beta = 18;
+};
+
+// What one level of the last search did, for tests and diagnostics.
+struct Step {
+  Direction direction = Direction::top_down;  // top_down or bottom_up
+  std::int64_t frontier = 0;                  // vertices the step started from
+  std::int64_t discovered = 0;                // vertices it added
+};
+
+class Bfs {
+ public:
+  // Both kernels copy `g`'s neighbour lists, each list ordered by descending
+  // neighbour degree (ties by id): a bottom-up step stops at the first
+  // neighbour in the frontier, and high-degree vertices are the likeliest
+  // there. On Kronecker graphs that was 5-20% faster for the memory of a
+  // second neighbour array (see bytes()). `g` may go afterwards.
+  //
+  // The plain kernel on a team of `threads` OpenMP threads (>= 1, else
+  // Error(input)); its memory is placed by the first touch of its threads.
+  Bfs(const CsrGraph& g, int threads);
+  // The NUMA kernel: thread t of the team (map.size() threads) is map[t] and
+  // works on node map[t].node_index's part; each node's part of the graph
+  // and of the state is bound to that node. The kernel does not bind
+  // threads: bind the team first (bind_openmp_team(map)) so that thread t
+  // runs where map[t] says. Errors of allocate_parts (ulibc/memory.hpp) pass through.
+  Bfs(const CsrGraph& g, const Topology& topo, const Mapping& map);
+  ~Bfs();
+  Bfs(Bfs&&) noexcept;
+  Bfs& operator=(Bfs&&) noexcept;
+
+  // One search from `root` on `threads()` OpenMP threads, started by the
+  // caller (not inside a parallel region). Error(input) for a root outside
+  // the graph, for alpha or beta not positive, and when the OpenMP runtime
+  // gives fewer threads than threads() (OMP_THREAD_LIMIT, a nested region).
+  // The time of a search includes resetting the state, as in GAP and
+  // Graph500. The parent array stays valid until the next search.
+  std::span<const Vertex> search(Vertex root, const Params& params = {});
+
+  const std::vector<Step>& steps() const;  // the last search's levels, in order
+  int threads() const;
+  int parts() const;  // 1 for the plain kernel, the mapping's nodes for the NUMA one
+  Vertex vertices() const;
+  // Memory the kernel holds: its graph copy and its per-vertex state.
+  std::size_t bytes() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace ulibc::bfs

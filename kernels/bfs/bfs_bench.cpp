@@ -1,0 +1,312 @@
+// bfs/bfs_bench.cpp — `ulibc bench bfs`: Graph500's procedure under each placement.
+//
+// prepare() makes the graph once (Graph500's kernel 1: generation or reading,
+// then the CSR build) and draws the search keys; each run builds its kernel
+// for the run's team and placement, then times and validates every search.
+#include <algorithm>
+#include <filesystem>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "bfs/graph500.hpp"
+#include "graph/builder.hpp"
+#include "graph/edge_io.hpp"
+#include "graph/generator.hpp"
+#include "harness/bench_kernel.hpp"
+#include "harness/memory_check.hpp"
+#include "harness/stats.hpp"
+#include "harness/timer.hpp"
+#include "ulibc/error.hpp"
+#include "ulibc/memory.hpp"
+
+namespace ulibc::bench {
+
+namespace {
+
+using bfs::Direction;
+using bfs::SearchRecord;
+using bfs::Vertex;
+
+constexpr int kDefaultScale = 16;
+constexpr int kQuickScale = 10;
+constexpr int kQuickRoots = 8;
+constexpr std::uint64_t kDefaultSeed = 1;
+
+// A variant: which kernel, searching in which direction.
+struct Variant {
+  const char* name;
+  bool numa;
+  Direction direction;
+};
+constexpr Variant kVariants[] = {{"do", false, Direction::optimizing},
+                                 {"numa", true, Direction::optimizing},
+                                 {"top-down", false, Direction::top_down},
+                                 {"bottom-up", false, Direction::bottom_up}};
+
+const Variant& variant_named(const std::string& name) {
+  for (const Variant& v : kVariants)
+    if (name == v.name) return v;
+  throw input_error(fmt::format("--variants: unknown variant \"{}\" (do, numa, top-down, bottom-up)", name));
+}
+
+// Bytes the graph and its kernels will take at most, for refusing before
+// allocating: the tuples, the CSR with the builder's temporary copy of the
+// arcs, and per kernel a copy of the arcs (reordered or on its nodes) and
+// the per-vertex state (parents, bitmaps, queues).
+std::uint64_t estimated_bytes(std::uint64_t vertices, std::uint64_t tuples, bool numa) {
+  const std::uint64_t arcs_bytes = saturating_mul(saturating_mul(2, tuples), sizeof(Vertex));
+  const std::uint64_t offsets_bytes = saturating_mul(vertices + 1, sizeof(graph::EdgeIndex));
+  const std::uint64_t kernel = arcs_bytes + offsets_bytes + saturating_mul(vertices, 16);
+  std::uint64_t total = saturating_mul(tuples, sizeof(graph::Edge));
+  for (std::uint64_t part : {2 * arcs_bytes, offsets_bytes, kernel, numa ? kernel : 0}) {
+    if (part >= UINT64_MAX - total) return UINT64_MAX;
+    total += part;
+  }
+  return total;
+}
+
+bool is_text_name(const std::string& path) {
+  const std::string ext = std::filesystem::path(path).extension().string();
+  return ext == ".el" || ext == ".txt" || ext == ".tsv";
+}
+
+Measurement gteps_measurement(const std::vector<SearchRecord>& searches) {
+  Measurement m{.name = "GTEPS", .unit = "GTEPS", .better = Better::higher};
+  std::vector<double> reciprocals;
+  for (const SearchRecord& r : searches) {
+    m.reps.push_back(r.teps() * 1e-9);
+    if (m.reps.back() > 0) reciprocals.push_back(1 / m.reps.back());
+  }
+  if (reciprocals.size() != m.reps.size() || m.reps.empty()) return m;  // a search without edges: no rate
+  m.value = bfs::harmonic_mean(m.reps).mean;
+  // The interval of the mean of the reciprocals, carried through 1/x.
+  m.ci95 = ci95_half_width(reciprocals) * m.value * m.value;
+  return m;
+}
+
+Measurement time_measurement(const std::vector<SearchRecord>& searches) {
+  Measurement m{.name = "time", .unit = "ms", .better = Better::lower};
+  for (const SearchRecord& r : searches) m.reps.push_back(r.seconds * 1e3);
+  m.value = mean(m.reps);
+  m.ci95 = ci95_half_width(m.reps);
+  return m;
+}
+
+nlohmann::ordered_json searches_json(const std::vector<SearchRecord>& searches) {
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const SearchRecord& r : searches)
+    list.push_back({{"root", r.root},
+                    {"seconds", r.seconds},
+                    {"edges", r.edges},
+                    {"reached", r.reached},
+                    {"depth", r.depth},
+                    {"valid", r.valid},
+                    {"validate_seconds", r.validate_seconds},
+                    {"failure", r.failure}});
+  return list;
+}
+
+std::string check_line(const std::vector<SearchRecord>& searches) {
+  const auto bad = std::find_if(searches.begin(), searches.end(), [](const SearchRecord& r) { return !r.valid; });
+  if (bad != searches.end()) return fmt::format("root {}: {}", bad->root, bad->failure);
+  int depth = 0;
+  for (const SearchRecord& r : searches) depth = std::max(depth, r.depth);
+  return fmt::format("{} searches pass Graph500's 5 checks, depth <= {}", searches.size(), depth);
+}
+
+class BfsBench final : public BenchKernel {
+ public:
+  std::string name() const override { return "bfs"; }
+  std::string description() const override {
+    return "Graph500 BFS: direction-optimizing, plain and NUMA-partitioned, validated, in TEPS";
+  }
+
+  void add_options(CLI::App& app) override {
+    app.add_option("--scale", scale_option_, fmt::format("Kronecker graph of 2^SCALE vertices (default {})",
+                                                         kDefaultScale));
+    app.add_option("--edgefactor", edgefactor_, "Kronecker edge tuples per vertex")->capture_default_str();
+    app.add_option("--seed", seed_, "Seed of the generator and of the search keys")->capture_default_str();
+    app.add_option("--file", file_, "Search this edge list instead (text 'u v' lines or ULIBC binary)")
+        ->type_name("FILE");
+    app.add_option("--roots", roots_count_, "Search keys drawn among vertices with edges (Graph500: 64)")
+        ->capture_default_str();
+    app.add_option("--root", root_option_, "Search from these vertices instead of drawn keys")
+        ->delimiter(',')
+        ->type_name("LIST");
+    app.add_option("--variants", variant_names_, "Kernels: do (direction-optimizing), numa (the same, "
+                                                 "NUMA-partitioned), top-down, bottom-up")
+        ->delimiter(',')
+        ->type_name("LIST")
+        ->capture_default_str();
+    app.add_option("--alpha", params_.alpha, "Go bottom-up when the frontier's edges exceed 1/alpha of those left")
+        ->capture_default_str();
+    app.add_option("--beta", params_.beta, "Go back top-down when the frontier falls below 1/beta of the vertices")
+        ->capture_default_str();
+    app.add_option("--write-graph", write_graph_,
+                   "Also write the edge tuples to FILE (.el/.txt: text, else ULIBC binary), e.g. for other programs")
+        ->type_name("FILE");
+  }
+
+  void prepare(const Topology& /*topo*/, int max_threads, bool quick) override {
+    check_options(quick);
+    const bool numa = std::any_of(variants_.begin(), variants_.end(), [](const Variant* v) { return v->numa; });
+    Timer generation;
+    if (file_.empty()) {
+      require_memory(estimated_bytes(std::uint64_t{1} << kron_.scale, (std::uint64_t{1} << kron_.scale) * kron_.edgefactor,
+                                     numa),
+                     fmt::format("a Kronecker graph of SCALE {} and edgefactor {} and its kernels", kron_.scale,
+                                 kron_.edgefactor));
+      input_ = graph::kronecker(kron_, max_threads);
+    } else {
+      // Reading holds the file and its tuples (at most 2 bytes of tuple per byte of text).
+      require_memory(saturating_mul(std::filesystem::file_size(file_), 3), "reading " + file_);
+      input_ = graph::read_edges(file_);
+      require_memory(estimated_bytes(input_.vertices, input_.edges.size(), numa),
+                     fmt::format("{} ({} vertices, {} edges) and its kernels", file_, input_.vertices,
+                                 input_.edges.size()));
+    }
+    generation_seconds_ = generation.seconds();
+    Timer construction;
+    graph_ = graph::build_undirected(input_, max_threads, &build_report_);
+    construction_seconds_ = construction.seconds();
+    settle_roots();
+    if (!write_graph_.empty()) {
+      if (is_text_name(write_graph_)) graph::write_text_edges(input_, write_graph_);
+      else graph::write_binary_edges(input_, write_graph_);
+    }
+  }
+
+  nlohmann::ordered_json parameters() const override {
+    std::vector<std::string> names;
+    for (const Variant* v : variants_) names.emplace_back(v->name);
+    nlohmann::ordered_json p;
+    if (file_.empty()) p.update({{"graph", "kronecker"}, {"scale", kron_.scale}, {"edgefactor", kron_.edgefactor},
+                                 {"seed", kron_.seed}});
+    else p.update({{"graph", file_}});
+    p.update({{"vertices", input_.vertices},
+              {"input_edges", input_.edges.size()},
+              {"arcs", graph_.arcs()},
+              {"self_loops_dropped", build_report_.self_loops},
+              {"duplicates_dropped", build_report_.duplicates},
+              {"graph_bytes", graph_.bytes()},
+              {"graph_generation_seconds", generation_seconds_},
+              {"construction_seconds", construction_seconds_},
+              {"variants", names},
+              {"alpha", params_.alpha},
+              {"beta", params_.beta},
+              {"roots", roots_}});
+    if (quick_scale_) p["note"] = "--quick: a small graph, not a TEPS figure";
+    return p;
+  }
+
+  std::string headline() const override { return "GTEPS"; }
+
+  std::vector<RunResult> run(const RunContext& ctx) override {
+    std::vector<RunResult> results;
+    for (const Variant* v : variants_) {
+      // The NUMA kernel places each part on the node of its threads: without a placement it has none.
+      if (v->numa && ctx.map.policy().kind() == PolicyKind::none) continue;
+      results.push_back(run_variant(*v, ctx));
+    }
+    return results;
+  }
+
+ private:
+  void check_options(bool quick) {
+    if (!file_.empty() && scale_option_)
+      throw input_error("--file and --scale both name a graph: give one of them");
+    if (!file_.empty() && !std::filesystem::is_regular_file(file_))
+      throw input_error(fmt::format("--file {}: no such file", file_));
+    quick_scale_ = quick && file_.empty() && !scale_option_;
+    kron_ = {.scale = scale_option_.value_or(quick ? kQuickScale : kDefaultScale), .edgefactor = edgefactor_,
+             .seed = seed_};
+    if (file_.empty()) graph::check(kron_);
+    if (quick && roots_count_ == bfs::kGraph500Roots) roots_count_ = kQuickRoots;
+    if (roots_count_ < 1) throw input_error(fmt::format("--roots {}: at least one search is needed", roots_count_));
+    if (!(params_.alpha > 0) || !(params_.beta > 0))
+      throw input_error(fmt::format("--alpha {} --beta {}: both must be positive", params_.alpha, params_.beta));
+    variants_.clear();
+    for (const std::string& name : variant_names_) {
+      const Variant* v = &variant_named(name);
+      if (std::find(variants_.begin(), variants_.end(), v) == variants_.end()) variants_.push_back(v);
+    }
+    if (variants_.empty()) throw input_error("--variants: name at least one");
+  }
+
+  // The search keys: the user's, each checked, or Graph500's random draw.
+  void settle_roots() {
+    if (root_option_.empty()) {
+      roots_ = bfs::choose_roots(graph_, roots_count_, kron_.seed);
+      if (roots_.empty()) throw input_error("the graph has no edges: there is nothing to search");
+      return;
+    }
+    for (const std::int64_t r : root_option_) {
+      if (r < 0 || r >= graph_.vertices())
+        throw input_error(fmt::format("--root {}: not a vertex of the graph (0..{})", r, graph_.vertices() - 1));
+      if (graph_.degree(static_cast<Vertex>(r)) == 0)
+        throw input_error(fmt::format("--root {}: the vertex has no edges (Graph500 searches from vertices with at "
+                                      "least one)", r));
+    }
+    roots_.assign(root_option_.begin(), root_option_.end());
+  }
+
+  RunResult run_variant(const Variant& v, const RunContext& ctx) const {
+    Timer setup;
+    bfs::Bfs kernel = v.numa ? bfs::Bfs(graph_, ctx.topo, ctx.map) : bfs::Bfs(graph_, ctx.threads());
+    const double setup_seconds = setup.seconds();
+    bfs::Params params = params_;
+    params.direction = v.direction;
+    const std::vector<SearchRecord> searches = bfs::run_searches(kernel, input_, roots_, params);
+
+    RunResult r{.variant = v.name};
+    r.measurements = {gteps_measurement(searches), time_measurement(searches)};
+    r.valid = std::all_of(searches.begin(), searches.end(), [](const SearchRecord& s) { return s.valid; });
+    r.check = check_line(searches);
+    r.report = bfs::graph500_output(report_header(v, setup_seconds), searches);
+    const std::size_t bytes = graph_.bytes() + kernel.bytes();
+    r.details = {{"kernel_setup_seconds", setup_seconds},
+                 {"kernel_bytes", kernel.bytes()},
+                 {"bytes_per_input_edge", static_cast<double>(bytes) / static_cast<double>(input_.edges.size())},
+                 {"searches", searches_json(searches)}};
+    return r;
+  }
+
+  std::vector<std::pair<std::string, std::string>> report_header(const Variant& v, double setup_seconds) const {
+    std::vector<std::pair<std::string, std::string>> h;
+    if (file_.empty()) h = {{"SCALE", std::to_string(kron_.scale)}, {"edgefactor", std::to_string(kron_.edgefactor)}};
+    else h = {{"graph", file_}, {"vertices", std::to_string(input_.vertices)},
+              {"input_edges", std::to_string(input_.edges.size())}};
+    h.insert(h.end(), {{"kernel", v.name},
+                       {"graph_generation", fmt::format("{:.6e}", generation_seconds_)},
+                       {"num_mpi_processes", "1"},
+                       {"construction_time", fmt::format("{:.6e}", construction_seconds_ + setup_seconds)}});
+    return h;
+  }
+
+  std::optional<int> scale_option_;
+  int edgefactor_ = 16;
+  std::uint64_t seed_ = kDefaultSeed;
+  std::string file_;
+  int roots_count_ = bfs::kGraph500Roots;
+  std::vector<std::int64_t> root_option_;
+  std::vector<std::string> variant_names_ = {"do", "numa"};
+  bfs::Params params_;
+  std::string write_graph_;
+
+  bool quick_scale_ = false;
+  graph::KroneckerParams kron_;
+  std::vector<const Variant*> variants_;
+  graph::EdgeList input_;
+  graph::CsrGraph graph_;
+  graph::BuildReport build_report_;
+  std::vector<Vertex> roots_;
+  double generation_seconds_ = 0;
+  double construction_seconds_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<BenchKernel> make_bfs_bench() { return std::make_unique<BfsBench>(); }
+
+}  // namespace ulibc::bench
