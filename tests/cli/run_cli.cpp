@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <fstream>
+#include <iterator>
 #include <stdexcept>
 #include <string_view>
 
@@ -123,6 +125,11 @@ void expect_usage_error(const CliResult& r, std::initializer_list<std::string> n
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   for (const std::string& needle : needles)
     EXPECT_NE(r.err.find(needle), std::string::npos) << "missing \"" << needle << "\" in " << r.err;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 }  // namespace ulibc::testing

@@ -27,4 +27,7 @@ void expect_usage_error(const CliResult& r, std::initializer_list<std::string> n
 // Runs the tool, expects exit 0 and an empty stderr, and parses stdout as JSON.
 nlohmann::json run_cli_json(const std::vector<std::string>& args, const std::map<std::string, std::string>& env = {});
 
+// The whole of a file the tool wrote ("" when it is missing).
+std::string read_file(const std::string& path);
+
 }  // namespace ulibc::testing
