@@ -14,8 +14,9 @@ packages=(
   # Debian's Python and matplotlib
   libboost-dev python3-matplotlib
   # benchmarks and tests: the peers measured against (hwloc's topology load,
-  # likwid-bench's STREAM, OpenBLAS's complex BLAS, also the zblas reference)
-  libhwloc-dev likwid libopenblas-dev
+  # likwid-bench's STREAM, OpenBLAS's complex BLAS, also the zblas reference,
+  # the Boost Graph Library's BFS)
+  libhwloc-dev likwid libopenblas-dev libboost-graph-dev
   # the virtual NUMA lab (tests/numa_lab): QEMU boots Debian's kernel with an
   # initramfs of a static busybox and the static guest tests
   qemu-system-x86 linux-image-amd64 busybox-static
