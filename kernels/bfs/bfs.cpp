@@ -403,6 +403,10 @@ std::span<const Vertex> Bfs::search(Vertex root, const Params& params) {
 const std::vector<Step>& Bfs::steps() const { return impl_->steps; }
 int Bfs::threads() const { return impl_->layout.threads(); }
 int Bfs::parts() const { return impl_->layout.parts(); }
+std::pair<Vertex, Vertex> Bfs::part_range(int p) const {
+  if (p < 0 || p >= parts()) throw input_error(fmt::format("BFS: no part {} (0..{})", p, parts() - 1));
+  return {impl_->layout.first(p), impl_->layout.last(p)};
+}
 Vertex Bfs::vertices() const { return impl_->layout.vertices(); }
 
 std::size_t Bfs::bytes() const {

@@ -16,6 +16,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "graph/csr_graph.hpp"
@@ -80,6 +81,9 @@ class Bfs {
   const std::vector<Step>& steps() const;  // the last search's levels, in order
   int threads() const;
   int parts() const;  // 1 for the plain kernel, the mapping's nodes for the NUMA one
+  // The vertices [first, last) of part p (the NUMA kernel: node index p),
+  // whose neighbour lists and per-vertex state lie on that part's node.
+  std::pair<Vertex, Vertex> part_range(int p) const;
   Vertex vertices() const;
   // Memory the kernel holds: its graph copy and its per-vertex state.
   std::size_t bytes() const;

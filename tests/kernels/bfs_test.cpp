@@ -327,6 +327,8 @@ TEST(Bfs, ReportsItsShapeAndMemory) {
   Bfs bfs(g, 3);
   EXPECT_EQ(bfs.threads(), 3);
   EXPECT_EQ(bfs.parts(), 1);
+  EXPECT_EQ(bfs.part_range(0), std::pair(Vertex{0}, g.vertices()));
+  expect_input_error([&] { bfs.part_range(1); }, "no part 1 (0..0)");
   EXPECT_EQ(bfs.vertices(), g.vertices());
   // At least the parents and the queue, and the graph copy in degree order.
   EXPECT_GE(bfs.bytes(), 2 * sizeof(Vertex) * static_cast<std::size_t>(g.vertices()) + g.bytes());
@@ -363,6 +365,16 @@ void expect_numa_trees(const CsrGraph& g, const Topology& topo, const Mapping& m
   Bfs numa(g, topo, map);
   EXPECT_EQ(numa.threads(), map.size());
   EXPECT_EQ(numa.parts(), map.nodes_used());
+  // The parts tile the vertices in node order, each starting on a whole bitmap page.
+  Vertex covered = 0;
+  for (int k = 0; k < numa.parts(); ++k) {
+    const auto [first, last] = numa.part_range(k);
+    EXPECT_EQ(first, covered) << "part " << k;
+    EXPECT_LE(first, last) << "part " << k;
+    EXPECT_EQ(static_cast<std::size_t>(first) % (page_size() * 8), 0u) << "part " << k;
+    covered = last;
+  }
+  EXPECT_EQ(covered, g.vertices());
   EXPECT_GE(numa.bytes(), g.bytes()) << "each node's part of the graph is copied";
   for (Vertex root : roots_of(g, roots, 5))
     for (Direction d : kDirections) {

@@ -1,0 +1,74 @@
+// bfs_check.cpp — the NUMA-partitioned BFS on a multi-node kernel: each
+// node's part of the parent array sits on that node (a memory-less node's
+// on the nearest node with memory), and every search passes Graph500's
+// validation, for every policy and thread count.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+
+#include "bfs/bfs.hpp"
+#include "bfs/validate.hpp"
+#include "graph/builder.hpp"
+#include "graph/generator.hpp"
+#include "lab.hpp"
+
+namespace {
+
+using lab::describe;
+using lab::machine;
+using lab::where;
+using ulibc::Mapping;
+using ulibc::bfs::Vertex;
+
+// 2^17 vertices: four parts of whole bitmap pages (32768 vertices with 4 KiB
+// pages), small enough for an emulated machine to build in seconds.
+constexpr int kScale = 17;
+constexpr int kEdgefactor = 4;
+
+// A few keys with edges: the hub, and vertices spread over the id range (so over the parts).
+std::vector<Vertex> roots_of(const ulibc::graph::CsrGraph& g) {
+  std::vector<Vertex> roots;
+  Vertex hub = 0;
+  for (Vertex v = 0; v < g.vertices(); ++v)
+    if (g.degree(v) > g.degree(hub)) hub = v;
+  roots.push_back(hub);
+  for (Vertex start : {g.vertices() / 3, 2 * (g.vertices() / 3), g.vertices() - 1})
+    for (Vertex v = start; v >= 0; --v)
+      if (g.degree(v) > 0) {
+        roots.push_back(v);
+        break;
+      }
+  return roots;
+}
+
+void bfs_case(const ulibc::graph::EdgeList& input, const ulibc::graph::CsrGraph& g, const Mapping& map) {
+  ulibc::bfs::Bfs bfs(g, lab::live(), map);
+  ASSERT_EQ(bfs.parts(), map.nodes_used());
+  for (const Vertex root : roots_of(g)) {
+    const auto parent = bfs.search(root);
+    const auto v = ulibc::bfs::validate(input, root, parent, map.size());
+    EXPECT_TRUE(v.valid) << "root " << root << ": " << v.failure;
+  }
+  const auto parent = bfs.search(roots_of(g).front());
+  for (int k = 0; k < bfs.parts(); ++k) {
+    const auto [first, last] = bfs.part_range(k);
+    if (first == last) continue;
+    const int node = map.node_ids()[k];
+    const int expected = machine().nearest_memory_node(node);
+    const auto p = ulibc::page_placement(parent.data() + first, static_cast<std::size_t>(last - first) * sizeof(Vertex));
+    const auto it = p.per_node.find(expected);
+    EXPECT_EQ(it == p.per_node.end() ? 0 : it->second, p.pages)
+        << "part " << k << " (node " << node << ") parents [" << first << ", " << last
+        << "): expected every page on node " << expected << ", found " << describe(p);
+  }
+}
+
+TEST(NumaBfs, EachNodesPartSitsOnItsNodeAndEverySearchValidates) {
+  const auto input = ulibc::graph::kronecker({.scale = kScale, .edgefactor = kEdgefactor, .seed = 3});
+  const auto g = ulibc::graph::build_undirected(input);
+  for (const Mapping& map : lab::team_mappings(lab::live()))
+    lab::check(where(map), [&] { bfs_case(input, g, map); });
+}
+
+}  // namespace
