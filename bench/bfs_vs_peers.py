@@ -65,8 +65,8 @@ usage: bfs_vs_peers.py ULIBC [--gap DIR] [--boost PATH] [--workdir DIR] [--scale
   ULIBC is build/bin/ulibc; DIR holds GAP's built bfs and converter (default
   $GAPBS_DIR); PATH defaults to ulibc_bench_bfs_boost next to ULIBC.
 Example:
-  git clone https://github.com/sbeamer/gapbs /work/peers/gapbs && make -C /work/peers/gapbs bfs converter
-  /usr/bin/python3 bench/bfs_vs_peers.py build/bin/ulibc --gap /work/peers/gapbs --scales 20,22 --rounds 3
+  git clone https://github.com/sbeamer/gapbs /tmp/gapbs && make -C /tmp/gapbs bfs converter
+  /usr/bin/python3 bench/bfs_vs_peers.py build/bin/ulibc --gap /tmp/gapbs --scales 20,22 --rounds 3
 """
 import argparse
 import json
