@@ -115,6 +115,9 @@ std::size_t page_size();  // the base page size
 // in /proc/meminfo; MemFree on kernels too old to say). For refusing, before
 // allocating, a problem that cannot fit. 0 when the kernel says neither.
 std::uint64_t available_memory();
+// The most memory this process has had resident so far (its high-water
+// mark), in bytes; 0 where the kernel does not say.
+std::uint64_t peak_resident_memory();
 // A size as people read it: 1536 -> "1.5 KiB", 1073741824 -> "1 GiB".
 std::string format_bytes(std::uint64_t bytes);
 // Bytes of one page of `kind` on this machine: the base page, the THP size,

@@ -3,6 +3,7 @@
 #include <numaif.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -182,6 +183,12 @@ std::uint64_t available_memory() {
   const std::string lines = "\n" + *text;
   if (const auto bytes = meminfo_bytes(lines, "MemAvailable")) return *bytes;
   return meminfo_bytes(lines, "MemFree").value_or(0);
+}
+
+std::uint64_t peak_resident_memory() {
+  rusage usage{};
+  if (::getrusage(RUSAGE_SELF, &usage) != 0) return 0;
+  return static_cast<std::uint64_t>(usage.ru_maxrss) * 1024;  // Linux counts KiB
 }
 
 std::optional<std::uint64_t> free_huge_pages(int node, std::size_t huge_bytes) {

@@ -53,6 +53,8 @@ std::size_t thp_page_size();      // hpage_pmd_size; 2 MiB where the kernel does
 std::size_t default_huge_page_size();
 // MemAvailable (else MemFree) in /proc/meminfo, in bytes; 0 if neither is there.
 std::uint64_t available_memory();
+// The process's resident high-water mark (getrusage ru_maxrss), in bytes.
+std::uint64_t peak_resident_memory();
 std::optional<std::uint64_t> free_huge_pages(int node, std::size_t huge_bytes);
 struct HugePool {
   std::uint64_t free = 0;

@@ -1,0 +1,39 @@
+// simpath/build.hpp — the frontier-based search: sequential and edge-based parallel.
+//
+// Step by step, each node's two children (the step's edge left out, taken)
+// are computed by the mate rule (frontier.hpp) and merged with the equal
+// states of the next step. The result is the search's diagram: per step the
+// nodes, each with its two children (next-step nodes or terminals); equal
+// states are shared but equal sub-diagrams not yet (see reduce.hpp).
+//
+// Sequential (one thread): step after step, every node of a step expanded
+// before the next step starts.
+// Edge-based (EBA, Takeuchi, Kawahara, Kishimoto and Minato, WALCOM 2013):
+// thread j of k owns steps j, j+k, j+2k, …; the owner of step i takes child
+// states from its queue as they come (request_queue.hpp), merges them in its
+// own table (state_table.hpp) and expands each new node at once, sending its
+// children on to the owner of step i+1. The steps form a pipeline with no
+// locks; each queue has one writer and one reader. Since each queue is read
+// in the order it was written, nodes are numbered as the sequential search
+// numbers them: the diagram is the same for any thread count.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "simpath/frontier.hpp"
+#include "simpath/level_nodes.hpp"
+#include "simpath/memory_budget.hpp"
+
+namespace ulibc::simpath {
+
+struct Diagram {
+  std::vector<LevelNodes> levels;  // levels[i]: the nodes before step i; levels[0] holds the root, node 0
+  std::vector<std::uint64_t> states() const;  // nodes per step
+};
+
+// Runs on an OpenMP team of `threads` (1: sequential; the caller places the
+// team, e.g. with bind_openmp_team). Error(input) when `budget` runs out,
+// naming the limit, the step reached and the nodes made by then.
+Diagram build_diagram(const FrontierPlan& plan, int threads, MemoryBudget& budget);
+
+}  // namespace ulibc::simpath

@@ -1,0 +1,133 @@
+// simpath/edge_order.cpp — vertex placements and the edge sequence they give.
+#include "simpath/edge_order.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <span>
+
+#include <fmt/format.h>
+
+#include "ulibc/error.hpp"
+
+namespace ulibc::simpath {
+
+namespace {
+
+// Adjacency lists of the problem's simple graph.
+struct Adjacency {
+  std::vector<std::int64_t> offsets;
+  std::vector<Vertex> neighbours;
+  explicit Adjacency(const PathProblem& p) : offsets(static_cast<std::size_t>(p.vertices) + 1, 0) {
+    for (const PathEdge& e : p.edges) ++offsets[e.u + 1], ++offsets[e.v + 1];
+    for (std::size_t v = 1; v < offsets.size(); ++v) offsets[v] += offsets[v - 1];
+    neighbours.resize(offsets.back());
+    std::vector<std::int64_t> next(offsets.begin(), offsets.end() - 1);
+    for (const PathEdge& e : p.edges) neighbours[next[e.u]++] = e.v, neighbours[next[e.v]++] = e.u;
+    for (std::size_t v = 0; v + 1 < offsets.size(); ++v)
+      std::sort(neighbours.begin() + offsets[v], neighbours.begin() + offsets[v + 1]);
+  }
+  std::span<const Vertex> of(Vertex v) const {
+    return {neighbours.data() + offsets[v], static_cast<std::size_t>(offsets[v + 1] - offsets[v])};
+  }
+};
+
+constexpr std::int64_t kFar = std::numeric_limits<std::int64_t>::max();
+
+// Breadth-first distances from s; kFar where s does not reach.
+std::vector<std::int64_t> distances_from(const Adjacency& adj, Vertex s, Vertex n) {
+  std::vector<std::int64_t> dist(n, kFar);
+  std::vector<Vertex> queue{s};
+  dist[s] = 0;
+  for (std::size_t head = 0; head < queue.size(); ++head)
+    for (Vertex w : adj.of(queue[head]))
+      if (dist[w] == kFar) dist[w] = dist[queue[head]] + 1, queue.push_back(w);
+  return queue.size() == static_cast<std::size_t>(n) ? dist : [&] {
+    // Unreached vertices: after every reached one, in id order.
+    std::int64_t next = static_cast<std::int64_t>(n);
+    for (auto& d : dist)
+      if (d == kFar) d = next++;
+    return dist;
+  }();
+}
+
+std::vector<Vertex> bfs_placement(const std::vector<std::int64_t>& dist) {
+  std::vector<Vertex> order(dist.size());
+  for (std::size_t v = 0; v < order.size(); ++v) order[v] = static_cast<Vertex>(v);
+  std::stable_sort(order.begin(), order.end(), [&](Vertex a, Vertex b) { return dist[a] < dist[b]; });
+  return order;
+}
+
+// Greedy: among the unplaced neighbours of placed vertices (or, when there
+// are none, the nearest unplaced vertex), place the one after which the
+// frontier is smallest.
+std::vector<Vertex> greedy_placement(const Adjacency& adj, const std::vector<std::int64_t>& dist, Vertex s) {
+  const auto n = static_cast<Vertex>(dist.size());
+  std::vector<std::int64_t> unplaced_nbrs(n);
+  for (Vertex v = 0; v < n; ++v) unplaced_nbrs[v] = static_cast<std::int64_t>(adj.of(v).size());
+  std::vector<char> placed(n, 0), candidate(n, 0);
+  std::vector<Vertex> candidates, order;
+  const std::vector<Vertex> fallback = bfs_placement(dist);
+  std::size_t fallback_next = 0;
+  // The frontier's change if v were placed now.
+  const auto growth = [&](Vertex v) {
+    std::int64_t leaving = 0, placed_nbrs = 0;
+    for (Vertex w : adj.of(v))
+      if (placed[w]) ++placed_nbrs, leaving += unplaced_nbrs[w] == 1;
+    return (unplaced_nbrs[v] - placed_nbrs > 0 ? 1 : 0) - leaving;
+  };
+  const auto place = [&](Vertex v) {
+    placed[v] = 1;
+    order.push_back(v);
+    for (Vertex w : adj.of(v)) {
+      --unplaced_nbrs[w];
+      if (!placed[w] && !candidate[w]) candidate[w] = 1, candidates.push_back(w);
+    }
+  };
+  place(s);
+  while (order.size() < static_cast<std::size_t>(n)) {
+    std::erase_if(candidates, [&](Vertex v) { return placed[v] != 0; });
+    if (candidates.empty()) {
+      while (placed[fallback[fallback_next]]) ++fallback_next;
+      place(fallback[fallback_next]);
+      continue;
+    }
+    Vertex best = candidates.front();
+    std::int64_t best_growth = growth(best);
+    for (Vertex v : candidates) {
+      const std::int64_t g = growth(v);
+      if (g < best_growth || (g == best_growth && (dist[v] < dist[best] || (dist[v] == dist[best] && v < best))))
+        best = v, best_growth = g;
+    }
+    place(best);
+  }
+  return order;
+}
+
+}  // namespace
+
+EdgeOrder edge_order_named(const std::string& name) {
+  if (name == "bfs") return EdgeOrder::bfs;
+  if (name == "greedy") return EdgeOrder::greedy;
+  throw input_error(fmt::format("unknown edge order \"{}\" (bfs, greedy)", name));
+}
+
+const char* edge_order_name(EdgeOrder order) { return order == EdgeOrder::bfs ? "bfs" : "greedy"; }
+
+std::vector<PathEdge> order_edges(const PathProblem& p, EdgeOrder order) {
+  if (p.vertices == 0) return {};
+  const Adjacency adj(p);
+  const std::vector<std::int64_t> dist = distances_from(adj, p.s, p.vertices);
+  const std::vector<Vertex> placement =
+      order == EdgeOrder::bfs ? bfs_placement(dist) : greedy_placement(adj, dist, p.s);
+  std::vector<Vertex> position(p.vertices);
+  for (std::size_t i = 0; i < placement.size(); ++i) position[placement[i]] = static_cast<Vertex>(i);
+  std::vector<PathEdge> edges;
+  edges.reserve(p.edges.size());
+  for (Vertex v : placement)
+    for (Vertex w : adj.of(v))
+      if (position[w] < position[v]) edges.push_back({w, v});
+  return edges;
+}
+
+}  // namespace ulibc::simpath

@@ -1,0 +1,134 @@
+// simpath/frontier.hpp — the frontier of each step and Simpath's "mate" rule.
+//
+// Deciding the edges e_0, e_1, … in turn, the search at step i knows, for
+// each frontier vertex (touched by a decided edge, with an edge still to
+// decide), where the path piece through it ends: its "mate" (Knuth). A state
+// is the mates of the frontier, one byte per frontier slot:
+//   mate == own slot   no chosen edge at the vertex yet (degree 0)
+//   mate == kInterior  two chosen edges: the vertex is inside a piece
+//   mate == other slot the vertex ends a piece whose other end is that slot
+//   mate == kToS/kToT  the vertex ends a piece whose other end is s / t,
+//                      which have left the frontier
+// Equal states have equal futures, so the search keeps one node per state and
+// step. A state goes to the 0-terminal as soon as it cannot become an s-t
+// path (a degree-3 vertex, a cycle, s or t with two edges or none when they
+// leave, a piece end leaving the frontier) and to the 1-terminal when the
+// piece from s reaches t with no other piece open.
+#pragma once
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "simpath/path_problem.hpp"
+
+namespace ulibc::simpath {
+
+using Mate = std::uint8_t;
+inline constexpr int kMaxFrontier = 248;  // slots of a state; the byte values above are codes
+inline constexpr Mate kInterior = 255;
+inline constexpr Mate kToS = 254;
+inline constexpr Mate kToT = 253;
+inline constexpr Mate kAbsent = 252;  // s_slot / t_slot of an end not on the frontier
+
+// Step i's frontier layout. The working layout is the state's slots with the
+// edge's entering ends appended; after the decision the leaving ends (only
+// the edge's own ends can leave) are dropped and later slots move down.
+struct Step {
+  std::uint8_t width = 0;       // slots of a state before the step
+  std::uint8_t work_width = 0;  // with the entering ends
+  std::uint8_t next_width = 0;  // slots of a state after the step
+  std::uint8_t u = 0, v = 0;    // the edge's ends, as working slots
+  std::uint8_t s_slot = kAbsent, t_slot = kAbsent;  // working slots of s and t
+  bool u_leaves = false, v_leaves = false;
+  bool last = false;  // the final step: a state still open after it is a 0
+};
+
+class FrontierPlan {
+ public:
+  // Error(input) when the frontier of this order grows beyond kMaxFrontier
+  // (naming the step and the width): such a search could not finish anyway.
+  FrontierPlan(const PathProblem& problem, std::vector<PathEdge> order);
+
+  int steps() const { return static_cast<int>(steps_.size()); }
+  const Step& step(int i) const { return steps_[i]; }
+  const std::vector<PathEdge>& edges() const { return edges_; }  // step i decides edges()[i]
+  int max_width() const { return max_width_; }                   // the widest working layout
+  // 64-bit words a state before step i takes: its width rounded up, at least
+  // one; the padding bytes are zero, so states compare and hash as words.
+  int state_words(int i) const { return i < steps() ? words(steps_[i].width) : 0; }
+  static int words(int width) { return width == 0 ? 1 : (width + 7) / 8; }
+
+ private:
+  std::vector<Step> steps_;
+  std::vector<PathEdge> edges_;
+  int max_width_ = 0;
+};
+
+enum class Outcome : std::uint8_t { zero, one, node };
+
+namespace detail {
+
+inline int degree(const Mate* w, int slot) { return w[slot] == slot ? 0 : w[slot] == kInterior ? 2 : 1; }
+inline bool is_s(const Step& st, Mate end) { return end == kToS || end == st.s_slot; }
+inline bool is_t(const Step& st, Mate end) { return end == kToT || end == st.t_slot; }
+inline bool is_terminal_end(const Step& st, int slot) { return slot == st.s_slot || slot == st.t_slot; }
+
+// Adds edge {u, v} to the working mates.
+inline Outcome take_edge(const Step& st, Mate* w) {
+  const int u = st.u, v = st.v;
+  const int du = degree(w, u), dv = degree(w, v);
+  if (du == 2 || dv == 2) return Outcome::zero;
+  if ((du == 1 && is_terminal_end(st, u)) || (dv == 1 && is_terminal_end(st, v))) return Outcome::zero;
+  if (du == 1 && w[u] == v) return Outcome::zero;  // u and v end the same piece: a cycle
+  const Mate a = du == 0 ? static_cast<Mate>(u) : w[u];  // the far ends of the joined piece
+  const Mate b = dv == 0 ? static_cast<Mate>(v) : w[v];
+  if (du == 1) w[u] = kInterior;
+  if (dv == 1) w[v] = kInterior;
+  if ((is_s(st, a) && is_t(st, b)) || (is_t(st, a) && is_s(st, b))) {
+    // The s-t path is whole: a path only if no other piece is open.
+    for (int p = 0; p < st.work_width; ++p)
+      if (w[p] != p && w[p] != kInterior && !is_terminal_end(st, p)) return Outcome::zero;
+    return Outcome::one;
+  }
+  if (a < kMaxFrontier) w[a] = b;
+  if (b < kMaxFrontier) w[b] = a;
+  return Outcome::node;
+}
+
+// The edge's end at `slot` leaves the frontier.
+inline bool leave(const Step& st, Mate* w, int slot) {
+  const int d = degree(w, slot);
+  if (!is_terminal_end(st, slot)) return d != 1;
+  if (d != 1) return false;
+  w[w[slot]] = slot == st.s_slot ? kToS : kToT;  // the partner is a slot: s-t pieces ended at the 1
+  return true;
+}
+
+}  // namespace detail
+
+// The child of `state` (a state before step `st`) when the step's edge is
+// taken or not. For Outcome::node the child state, padded with zero bytes to
+// whole words, is written to `out`, which must hold the next step's words.
+inline Outcome child(const Step& st, const Mate* state, bool take, Mate* out) {
+  Mate w[256];
+  std::memcpy(w, state, st.width);
+  for (int p = st.width; p < st.work_width; ++p) w[p] = static_cast<Mate>(p);
+  if (take) {
+    const Outcome o = detail::take_edge(st, w);
+    if (o != Outcome::node) return o;
+  }
+  if (st.u_leaves && !detail::leave(st, w, st.u)) return Outcome::zero;
+  if (st.v_leaves && !detail::leave(st, w, st.v)) return Outcome::zero;
+  if (st.last) return Outcome::zero;
+  const int lu = st.u_leaves ? st.u : 255, lv = st.v_leaves ? st.v : 255;
+  int q = 0;
+  for (int p = 0; p < st.work_width; ++p) {
+    if (p == lu || p == lv) continue;
+    const Mate m = w[p];
+    out[q++] = m < kMaxFrontier ? static_cast<Mate>(m - (m > lu) - (m > lv)) : m;
+  }
+  std::memset(out + q, 0, static_cast<std::size_t>(FrontierPlan::words(q)) * 8 - q);
+  return Outcome::node;
+}
+
+}  // namespace ulibc::simpath

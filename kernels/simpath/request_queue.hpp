@@ -1,0 +1,129 @@
+// simpath/request_queue.hpp — the hand-over between neighbouring steps' threads.
+//
+// The edge-based parallel search (Takeuchi et al.) gives step i to thread
+// i mod k: the owner of step i sends each child state, with the node waiting
+// for it, to the owner of step i+1. One producer and one consumer per queue,
+// so a block list with release/acquire counters is enough: no locks, no
+// compare-and-swap. Unbounded, so a producer never waits for its consumer.
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+
+#include "simpath/memory_budget.hpp"
+
+namespace ulibc::simpath {
+
+class RequestQueue {
+ public:
+  // Each request is one word of header and `state_words` words of state.
+  RequestQueue(int state_words, MemoryBudget& budget) : record_words_(1 + state_words), budget_(&budget) {}
+  RequestQueue(const RequestQueue&) = delete;
+  RequestQueue& operator=(const RequestQueue&) = delete;
+  ~RequestQueue() {
+    if (retired_ != nullptr) free_block(retired_);
+    for (Block* b = head_ != nullptr ? head_ : first_.load(std::memory_order_acquire); b != nullptr;) {
+      Block* next = b->next.load(std::memory_order_relaxed);
+      free_block(b);
+      b = next;
+    }
+  }
+
+  // Producer. False when the budget refused a new block.
+  bool push(std::uint64_t header, const std::uint64_t* state) {
+    if (tail_ == nullptr || tail_count_ + record_words_ > kBlockWords) {
+      Block* b = new_block();
+      if (b == nullptr) return false;
+      if (tail_ == nullptr) first_.store(b, std::memory_order_release);
+      else tail_->next.store(b, std::memory_order_release);
+      tail_ = b;
+      tail_count_ = 0;
+    }
+    std::uint64_t* r = tail_->words + tail_count_;
+    r[0] = header;
+    std::memcpy(r + 1, state, static_cast<std::size_t>(record_words_ - 1) * 8);
+    tail_count_ += record_words_;
+    tail_->count.store(tail_count_, std::memory_order_release);
+    return true;
+  }
+  void close() { closed_.store(true, std::memory_order_release); }
+
+  // Consumer: the next request, or nullptr when none is there yet; `done`
+  // is set when the producer has closed the queue and every request was read.
+  // A request stays readable while fewer than kMinBlockRecords further
+  // requests are popped (its block is freed one block change later), so a
+  // consumer may hold a batch of that many.
+  const std::uint64_t* pop(bool& done) {
+    done = false;
+    for (;;) {
+      if (head_ == nullptr) {
+        head_ = first_.load(std::memory_order_acquire);
+        if (head_ == nullptr) {
+          // The producer pushes before it closes: closed and still no block means none.
+          if (!closed_.load(std::memory_order_acquire)) return nullptr;
+          head_ = first_.load(std::memory_order_acquire);
+          if (head_ == nullptr) {
+            done = true;
+            return nullptr;
+          }
+        }
+      }
+      const std::uint32_t count = head_->count.load(std::memory_order_acquire);
+      if (head_pos_ < count) {
+        const std::uint64_t* r = head_->words + head_pos_;
+        head_pos_ += record_words_;
+        return r;
+      }
+      Block* next = head_->next.load(std::memory_order_acquire);
+      if (next != nullptr) {
+        // The producer finished this block before linking the next; re-read its count.
+        if (head_pos_ < head_->count.load(std::memory_order_acquire)) continue;
+        if (retired_ != nullptr) free_block(retired_);
+        retired_ = head_;
+        head_ = next;
+        head_pos_ = 0;
+        continue;
+      }
+      if (!closed_.load(std::memory_order_acquire)) return nullptr;
+      if (head_pos_ < head_->count.load(std::memory_order_acquire)) continue;
+      done = true;
+      return nullptr;
+    }
+  }
+
+ private:
+  static constexpr std::uint32_t kBlockWords = 8192;  // 64 KiB
+
+ public:
+  static constexpr int kMinBlockRecords = kBlockWords / (1 + 256 / 8);  // with the widest states
+
+ private:
+  struct Block {
+    std::atomic<std::uint32_t> count{0};
+    std::atomic<Block*> next{nullptr};
+    std::uint64_t words[kBlockWords];
+  };
+  Block* new_block() {
+    if (!budget_->take(sizeof(Block))) return nullptr;
+    return new Block;
+  }
+  void free_block(Block* b) {
+    budget_->give(sizeof(Block));
+    delete b;
+  }
+
+  const int record_words_;
+  MemoryBudget* budget_;
+  std::atomic<Block*> first_{nullptr};  // the producer's first block, handed to the consumer
+  // Producer side.
+  Block* tail_ = nullptr;
+  std::uint32_t tail_count_ = 0;
+  // Consumer side.
+  alignas(64) Block* head_ = nullptr;
+  std::uint32_t head_pos_ = 0;
+  Block* retired_ = nullptr;  // the block before head_, freed at the next change
+  alignas(64) std::atomic<bool> closed_{false};
+};
+
+}  // namespace ulibc::simpath

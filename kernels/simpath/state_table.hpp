@@ -1,0 +1,126 @@
+// simpath/state_table.hpp — one step's distinct states, numbered as first seen.
+//
+// Open addressing over the states' hashes; the states themselves sit in one
+// arena, `words` 64-bit words each. Used by one thread only (the step's
+// owner), so it has no locks: this is the thread-local table of the EBA.
+#pragma once
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "simpath/memory_budget.hpp"
+
+namespace ulibc::simpath {
+
+inline std::uint64_t hash_words(const std::uint64_t* w, int words) {
+  std::uint64_t h = 0x243F6A8885A308D3ull ^ static_cast<std::uint64_t>(words);
+  for (int i = 0; i < words; ++i) {
+    h ^= w[i];
+    h *= 0x9E3779B97F4A7C15ull;
+    h ^= h >> 29;
+  }
+  h *= 0xBF58476D1CE4E5B9ull;
+  return h ^ (h >> 31);
+}
+
+class StateTable {
+ public:
+  static constexpr std::uint32_t kFull = 0xFFFFFFFF;  // find_or_insert: the budget ran out
+
+  StateTable(int words, MemoryBudget& budget) : words_(words), budget_(&budget) {}
+  StateTable(const StateTable&) = delete;
+  StateTable& operator=(const StateTable&) = delete;
+  ~StateTable() { release(); }
+
+  std::uint32_t size() const { return size_; }
+  const std::uint64_t* state(std::uint32_t index) const { return arena_.data() + std::size_t{index} * words_; }
+
+  struct Found {
+    std::uint32_t index;
+    bool inserted;
+  };
+  std::uint64_t hash(const std::uint64_t* state) const { return hash_words(state, words_); }
+  // Brings the slot where a state of hash `h` starts its probe into cache:
+  // the search works in batches, prefetching each state's slot before
+  // looking it up, since a lookup is otherwise one cache miss to memory.
+  void prefetch(std::uint64_t h) const {
+    if (!slots_.empty()) __builtin_prefetch(slots_.data() + (h & (slots_.size() - 1)));
+  }
+
+  // The index of `state` (whose hash() is h), inserting it if new; index
+  // kFull when the budget (or the 32-bit index space) is exhausted.
+  Found find_or_insert(const std::uint64_t* state, std::uint64_t h) {
+    if (2 * (std::uint64_t{size_} + 1) > slots_.size() && !grow()) return {kFull, false};
+    const std::uint64_t tag = h >> 32 << 32;
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = h & mask;; i = (i + 1) & mask) {
+      const std::uint64_t slot = slots_[i];
+      if (slot == 0) {
+        if (!reserve_arena()) return {kFull, false};
+        std::memcpy(arena_.data() + std::size_t{size_} * words_, state, static_cast<std::size_t>(words_) * 8);
+        slots_[i] = tag | (std::uint64_t{size_} + 1);
+        return {size_++, true};
+      }
+      if ((slot & ~0xFFFFFFFFull) == tag) {
+        const auto index = static_cast<std::uint32_t>((slot & 0xFFFFFFFF) - 1);
+        if (std::memcmp(this->state(index), state, static_cast<std::size_t>(words_) * 8) == 0) return {index, false};
+      }
+    }
+  }
+
+  // Frees everything, returning the bytes to the budget.
+  void release() {
+    budget_->give(accounted_);
+    accounted_ = 0;
+    std::vector<std::uint64_t>().swap(arena_);
+    std::vector<std::uint64_t>().swap(slots_);
+    size_ = 0;
+  }
+
+ private:
+  bool account() {
+    const std::uint64_t now = (arena_.capacity() + slots_.capacity()) * 8;
+    if (now > accounted_) {
+      const bool ok = budget_->take(now - accounted_);
+      accounted_ = now;
+      return ok;
+    }
+    budget_->give(accounted_ - now);
+    accounted_ = now;
+    return true;
+  }
+  bool reserve_arena() {
+    const std::size_t need = (std::size_t{size_} + 1) * words_;
+    if (need <= arena_.capacity()) {
+      arena_.resize(need);
+      return true;
+    }
+    if (size_ >= 0xFFFFFFF0u) return false;
+    arena_.reserve(std::max<std::size_t>(need, 2 * arena_.capacity()));
+    arena_.resize(need);
+    return account();
+  }
+  bool grow() {
+    std::vector<std::uint64_t> old(std::max<std::size_t>(64, 2 * slots_.size()), 0);
+    old.swap(slots_);
+    if (!account()) return false;
+    const std::size_t mask = slots_.size() - 1;
+    for (std::uint64_t slot : old) {
+      if (slot == 0) continue;
+      const std::uint64_t h = hash_words(state(static_cast<std::uint32_t>((slot & 0xFFFFFFFF) - 1)), words_);
+      std::size_t i = h & mask;
+      while (slots_[i] != 0) i = (i + 1) & mask;
+      slots_[i] = slot;
+    }
+    return true;
+  }
+
+  int words_;
+  MemoryBudget* budget_;
+  std::uint64_t accounted_ = 0;
+  std::vector<std::uint64_t> arena_;  // size_ states
+  std::vector<std::uint64_t> slots_;  // 0 empty, else hash tag (high half) | index + 1
+  std::uint32_t size_ = 0;
+};
+
+}  // namespace ulibc::simpath

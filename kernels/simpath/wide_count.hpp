@@ -1,0 +1,57 @@
+// simpath/wide_count.hpp — exact path counts of any size, as arrays of 64-bit limbs.
+//
+// A 16x16 grid has more s-t paths than 128 bits hold. Counts are summed bottom
+// up (a node counts its children's paths), so a step's counts need at most
+// one bit more than the widest count below it: each step gets exactly the
+// limbs it needs and no sum can overflow.
+#pragma once
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ulibc::simpath {
+
+// n numbers of `limbs` limbs each, least significant limb first.
+class WideCounts {
+ public:
+  WideCounts() = default;
+  WideCounts(std::size_t n, int limbs) : limbs_(limbs), data_(n * static_cast<std::size_t>(limbs), 0) {}
+
+  int limbs() const { return limbs_; }
+  std::uint64_t* at(std::size_t i) { return data_.data() + i * limbs_; }
+  const std::uint64_t* at(std::size_t i) const { return data_.data() + i * limbs_; }
+  std::size_t bytes() const { return data_.size() * sizeof(std::uint64_t); }
+
+  // dst = a + b; a has a_limbs limbs, b b_limbs, dst limbs() (enough by construction).
+  void set_sum(std::size_t i, const std::uint64_t* a, int a_limbs, const std::uint64_t* b, int b_limbs) {
+    std::uint64_t* dst = at(i);
+    unsigned carry = 0;
+    for (int l = 0; l < limbs_; ++l) {
+      const std::uint64_t x = l < a_limbs ? a[l] : 0, y = l < b_limbs ? b[l] : 0;
+      unsigned long long sum;
+      const unsigned c1 = __builtin_uaddll_overflow(x, y, &sum);
+      const unsigned c2 = __builtin_uaddll_overflow(sum, carry, &sum);
+      dst[l] = sum;
+      carry = c1 | c2;
+    }
+  }
+
+  static int bits(const std::uint64_t* x, int limbs) {
+    for (int l = limbs; l-- > 0;)
+      if (x[l] != 0) return 64 * l + std::bit_width(x[l]);
+    return 0;
+  }
+  // Limbs for sums of two numbers of at most `bits` bits.
+  static int limbs_for_sum(int bits) { return bits / 64 + 1; }
+
+ private:
+  int limbs_ = 1;
+  std::vector<std::uint64_t> data_;
+};
+
+// The decimal digits of a count.
+std::string to_decimal(const std::uint64_t* limbs, int n);
+
+}  // namespace ulibc::simpath

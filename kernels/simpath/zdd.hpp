@@ -1,0 +1,48 @@
+// simpath/zdd.hpp — a reduced ZDD over a graph's edges, and its text form.
+//
+// Each node decides one edge: its hi child is the family of the sets that
+// take the edge (the edge removed), its lo child that of the sets that do
+// not. Reduced: no two nodes of a step have the same children, and no node
+// has the 0-terminal as hi child (such a node is replaced by its lo child).
+#pragma once
+#include <cstdint>
+#include <ostream>
+#include <vector>
+
+#include "simpath/path_problem.hpp"
+
+namespace ulibc::simpath {
+
+// 0: the 0-terminal (no set), 1: the 1-terminal (the empty set), else the
+// node `index` of step `step`, as (step + 1) << 40 | index.
+using NodeRef = std::uint64_t;
+inline constexpr NodeRef kZero = 0;
+inline constexpr NodeRef kOne = 1;
+inline constexpr int kIndexBits = 40;
+inline NodeRef make_ref(int step, std::uint64_t index) {
+  return (static_cast<std::uint64_t>(step) + 1) << kIndexBits | index;
+}
+inline int ref_step(NodeRef r) { return static_cast<int>(r >> kIndexBits) - 1; }
+inline std::uint64_t ref_index(NodeRef r) { return r & ((std::uint64_t{1} << kIndexBits) - 1); }
+inline bool is_terminal(NodeRef r) { return r <= kOne; }
+
+struct ZddNode {
+  NodeRef lo = kZero;
+  NodeRef hi = kZero;
+  bool operator==(const ZddNode&) const = default;
+};
+
+struct Zdd {
+  std::vector<PathEdge> edges;               // step i decides edges[i]
+  std::vector<std::vector<ZddNode>> levels;  // levels[i]: the nodes of step i
+  NodeRef root = kZero;
+
+  const ZddNode& node(NodeRef r) const { return levels[ref_step(r)][ref_index(r)]; }
+  std::uint64_t size() const;  // nodes, terminals not counted
+};
+
+// The text form of docs/ZDD_FORMAT.md: the edges in step order, then the
+// nodes from the last step up (children before parents), numbered from 2.
+void write_zdd(const Zdd& zdd, Vertex s, Vertex t, std::ostream& out);
+
+}  // namespace ulibc::simpath
