@@ -1,12 +1,12 @@
-// bench_main.cpp — `ulibc-bench`, which `ulibc bench|tune …` hands over to: the
+// bench_main.cpp — `ulibc-bench`, which `ulibc bench|tune|simpath …` hands over to: the
 // commands that run the OpenMP kernels (see commands.hpp for why apart).
 #include <array>
 
 #include "commands.hpp"
 
 int main(int argc, char** argv) {
-  constexpr std::array<ulibc::cli::CommandFactory, 2> kCommands = {ulibc::cli::add_bench_command,
-                                                                  ulibc::cli::add_tune_command};
+  constexpr std::array<ulibc::cli::CommandFactory, 3> kCommands = {
+      ulibc::cli::add_bench_command, ulibc::cli::add_tune_command, ulibc::cli::add_simpath_command};
   return ulibc::cli::cli_main(argc, argv, kCommands,
-                              "ulibc bench / ulibc tune: ULIBC's kernels under every affinity policy and thread count.");
+                              "ulibc bench / tune / simpath: ULIBC's kernels under every affinity policy and thread count.");
 }

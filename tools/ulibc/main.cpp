@@ -1,4 +1,4 @@
-// main.cpp — `ulibc`: topology, map and run here; bench and tune are handed
+// main.cpp — `ulibc`: topology, map and run here; bench, tune and simpath are handed
 // to the companion program ulibc-bench (see commands.hpp for why).
 #include <unistd.h>
 
@@ -33,7 +33,10 @@ int hand_over(char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc > 1 && (std::string_view(argv[1]) == "bench" || std::string_view(argv[1]) == "tune")) return hand_over(argv);
+  if (argc > 1) {
+    const std::string_view command = argv[1];
+    if (command == "bench" || command == "tune" || command == "simpath") return hand_over(argv);
+  }
   return ulibc::cli::cli_main(
       argc, argv, kCommands,
       "ulibc: NUMA-aware thread placement. Shows the machine and the thread -> processor\n"
@@ -41,5 +44,6 @@ int main(int argc, char** argv) {
       "runs OpenMP programs with that placement, and benchmarks kernels under every policy.",
       "Also:\n"
       "  bench                       Run a kernel under each policy and thread count: table, CSV, JSON, plot\n"
-      "  tune                        Measure every policy on a kernel and name the fastest at each thread count");
+      "  tune                        Measure every policy on a kernel and name the fastest at each thread count\n"
+      "  simpath                     Count the simple s-t paths of a graph exactly (ZDD, parallel EBA)");
 }

@@ -1,0 +1,172 @@
+// simpath_command.cpp — `ulibc simpath`: the number of simple s-t paths of a
+// graph, by Simpath's ZDD, on threads placed by a policy. The details come
+// first; the last line of the text output is the count alone.
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "commands.hpp"
+#include "graph/edge_io.hpp"
+#include "simpath/sample.hpp"
+#include "simpath/simpath.hpp"
+#include "ulibc/affinity.hpp"
+#include "ulibc/error.hpp"
+#include "ulibc/memory.hpp"
+
+namespace ulibc::cli {
+
+namespace {
+
+using simpath::PathProblem;
+
+struct SimpathOptions {
+  PlacementOptions placement;
+  std::vector<int> grid;  // K, or R,C: cells
+  std::string file;
+  graph::Vertex s = -1, t = -1;
+  CLI::Option* s_opt = nullptr;
+  CLI::Option* t_opt = nullptr;
+  std::string order = "bfs";
+  std::uint64_t memory_limit = 0;
+  std::string zdd_file;
+  int samples = 0;
+  std::uint64_t seed = 1;
+  bool json = false;
+};
+
+constexpr int kLevelsPerRow = 10;
+
+PathProblem make_problem(const SimpathOptions& o, std::string& notes) {
+  if (o.grid.empty() == o.file.empty()) throw input_error("give either --grid K (or R,C) or --file F with --s and --t");
+  if (!o.grid.empty()) {
+    if (o.grid.size() > 2) throw input_error(fmt::format("--grid takes K or R,C cells, not {} numbers", o.grid.size()));
+    PathProblem p = simpath::grid_problem(o.grid[0], o.grid.back());
+    if (o.s_opt->count()) p.s = o.s;
+    if (o.t_opt->count()) p.t = o.t;
+    graph::EdgeList list{.vertices = p.vertices};
+    for (const simpath::PathEdge& e : p.edges) list.edges.push_back({e.u, e.v});
+    return simpath::graph_problem(list, p.s, p.t, p.name);  // checks s and t given by hand
+  }
+  if (!o.s_opt->count() || !o.t_opt->count()) throw input_error("--file needs --s and --t, the ends of the paths");
+  simpath::CleanReport cleaned;
+  PathProblem p = simpath::graph_problem(graph::read_edges(o.file), o.s, o.t, o.file, &cleaned);
+  if (cleaned.self_loops > 0) notes += fmt::format("dropped {} self-loop(s): no simple path uses one\n", cleaned.self_loops);
+  if (cleaned.duplicates > 0)
+    notes += fmt::format("merged {} repeated edge(s): paths are counted as vertex sequences\n", cleaned.duplicates);
+  return p;
+}
+
+std::string edge_text(const simpath::PathEdge& e) { return fmt::format("{}-{}", e.u, e.v); }
+
+void print_levels(const simpath::Result& r) {
+  fmt::print("ZDD nodes per edge (frontier states in brackets):\n");
+  for (std::size_t first = 0; first < r.zdd.levels.size(); first += kLevelsPerRow) {
+    const std::size_t end = std::min(first + kLevelsPerRow, r.zdd.levels.size());
+    std::string row = fmt::format("  {:>4}-{:<4}", first + 1, end);
+    for (std::size_t i = first; i < end; ++i) row += fmt::format(" {}[{}]", r.zdd.levels[i].size(), r.states[i]);
+    fmt::print("{}\n", row);
+  }
+}
+
+nlohmann::ordered_json result_json(const PathProblem& p, const Mapping& map, const simpath::Result& r,
+                                   const std::vector<std::vector<graph::Vertex>>& samples) {
+  std::uint64_t states = 0;
+  for (auto n : r.states) states += n;
+  std::vector<std::uint64_t> nodes;
+  for (const auto& l : r.zdd.levels) nodes.push_back(l.size());
+  return {{"graph", p.name},
+          {"vertices", p.vertices},
+          {"edges", p.edges.size()},
+          {"s", p.s},
+          {"t", p.t},
+          {"policy", map.policy().name()},
+          {"threads", map.size()},
+          {"max_frontier", r.max_frontier},
+          {"count", r.count},
+          {"states", states},
+          {"zdd_nodes", r.zdd.size()},
+          {"seconds", {{"total", r.seconds()}, {"order", r.order_seconds}, {"build", r.build_seconds},
+                       {"reduce", r.reduce_seconds}}},
+          {"search_peak_bytes", r.peak_bytes},
+          {"peak_rss_bytes", peak_resident_memory()},
+          {"states_per_edge", r.states},
+          {"nodes_per_edge", nodes},
+          {"samples", samples}};
+}
+
+void run_simpath(const SimpathOptions& o) {
+  std::string notes;
+  const PathProblem problem = make_problem(o, notes);
+  const Topology topo = Topology::load("", Detail::placement);
+  const Mapping map = resolve_mapping(o.placement, topo);
+  warn_if_oversubscribed(map);
+  const simpath::EdgeOrder order = simpath::edge_order_named(o.order);
+  if (o.samples < 0) throw input_error(fmt::format("--sample {}: the number of paths cannot be negative", o.samples));
+
+  const TeamBinding binding = bind_openmp_team(map);
+  const simpath::Result r =
+      simpath::solve(problem, {.order = order, .threads = map.size(), .memory_limit = o.memory_limit});
+  if (binding.bound) restore_openmp_team(map.size());
+  std::vector<std::vector<graph::Vertex>> samples;
+  for (const auto& set : simpath::sample_sets(r.zdd, o.samples, o.seed))
+    samples.push_back(simpath::path_vertices(set, problem.s));
+  if (!o.zdd_file.empty()) {
+    std::ofstream out(o.zdd_file);
+    simpath::write_zdd(r.zdd, problem.s, problem.t, out);
+    out.flush();
+    if (!out) throw system_error(fmt::format("cannot write the ZDD to {}", o.zdd_file));
+  }
+  if (o.json) {
+    print_json(result_json(problem, map, r, samples));
+    return;
+  }
+  std::uint64_t states = 0;
+  for (auto n : r.states) states += n;
+  fmt::print("{}{}: {} vertices, {} edges, s = {}, t = {}\n", notes, problem.name, problem.vertices,
+             problem.edges.size(), problem.s, problem.t);
+  fmt::print("edge order {}: frontier up to {} vertices\n", o.order, r.max_frontier);
+  fmt::print("{} thread{} ({}{}); search {}\n", map.size(), map.size() == 1 ? "" : "s", map.policy().name(),
+             binding.bound ? "" : ", not bound: " + binding.reason, map.size() == 1 ? "sequential" : "edge-based (EBA)");
+  fmt::print("search {:.3f} s: {} states; reduce and count {:.3f} s: {} ZDD nodes; total {:.3f} s\n",
+             r.build_seconds, states, r.reduce_seconds, r.zdd.size(), r.seconds());
+  fmt::print("memory: {} held by the search at most, {} resident at peak\n", format_bytes(r.peak_bytes),
+             format_bytes(peak_resident_memory()));
+  print_levels(r);
+  if (!samples.empty()) {
+    fmt::print("{} path{} drawn uniformly (seed {}):\n", samples.size(), samples.size() == 1 ? "" : "s", o.seed);
+    for (const auto& path : samples) fmt::print("  {}\n", fmt::join(path, " "));
+  }
+  if (!o.zdd_file.empty()) fmt::print("ZDD written to {}\n", o.zdd_file);
+  fmt::print("{}\n", r.count);
+}
+
+}  // namespace
+
+Command add_simpath_command(CLI::App& parent) {
+  auto o = std::make_shared<SimpathOptions>();
+  CLI::App* sub = parent.add_subcommand(
+      "simpath", "Count the simple s-t paths of a graph exactly (Simpath's ZDD; edge-based parallel on several threads)");
+  sub->add_option("--grid", o->grid, "A grid of K x K cells, or R,C: R x C cells ((R+1)(C+1) vertices), s and t at "
+                                     "opposite corners")
+      ->delimiter(',')
+      ->type_name("K|R,C");
+  sub->add_option("--file", o->file, "An edge list (text 'u v' lines or ULIBC binary; ids from 0)")->type_name("FILE");
+  o->s_opt = sub->add_option("--s", o->s, "The first end of the paths (a grid: default the top-left corner)");
+  o->t_opt = sub->add_option("--t", o->t, "The other end (a grid: default the bottom-right corner)");
+  add_placement_options(*sub, o->placement);
+  sub->add_option("--order", o->order, "Edge order: bfs (from s, as Simpath) or greedy (narrowest frontier)")
+      ->capture_default_str();
+  sub->add_option("--memory-limit", o->memory_limit, "Stop, saying how far it got, before the search holds more "
+                                                     "than SIZE (e.g. 4G); default the memory available")
+      ->transform(CLI::AsSizeValue(false))
+      ->type_name("SIZE");
+  sub->add_option("--zdd", o->zdd_file, "Write the ZDD to FILE (text, docs/ZDD_FORMAT.md)")->type_name("FILE");
+  sub->add_option("--sample", o->samples, "Also print K paths drawn uniformly at random")->type_name("K");
+  sub->add_option("--seed", o->seed, "Seed of --sample")->capture_default_str();
+  sub->add_flag("--json", o->json, "Print JSON instead of text");
+  return {sub, [o] { run_simpath(*o); }};
+}
+
+}  // namespace ulibc::cli
