@@ -2,6 +2,7 @@
 #include "bfs/graph500.hpp"
 #include "epcc/epcc.hpp"
 #include "harness/bench_kernel.hpp"
+#include "simpath/simpath_bench.hpp"
 #include "stream/stream.hpp"
 #include "zblas/zblas.hpp"
 
@@ -13,6 +14,7 @@ std::vector<std::unique_ptr<BenchKernel>> all_kernels() {
   kernels.push_back(make_epcc_bench());
   kernels.push_back(make_zblas_bench());
   kernels.push_back(make_bfs_bench());
+  kernels.push_back(make_simpath_bench());
   return kernels;
 }
 

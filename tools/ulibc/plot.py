@@ -1,6 +1,9 @@
 """Draws a `ulibc bench` JSON record: each measurement against the thread
 count, one line per policy and variant (the ULIBC paper's Fig. 8 layout), with
 95% intervals where the kernel gives them. With one thread count, bars.
+When the kernel's parameters carry "plot_x" ({"label", "values": {variant:
+x}}), the variants are sizes: each measurement is drawn against the size,
+one line per policy and thread count (the paper's Fig. 13), on a log scale.
 
 usage: plot.py RECORD.json OUT.png|OUT.svg [MEASUREMENT ...]
 Without measurements: the kernel's headline first, then the next three it reports.
@@ -47,6 +50,31 @@ def series(record, name):
     return lines, unit
 
 
+def series_against_size(record, name, plot_x):
+    """{"policy, T threads": {x: (value, ci95)}} and the unit, x from plot_x's values."""
+    lines, unit = {}, ""
+    for run in record["runs"]:
+        if not run["valid"]:
+            continue
+        for result in run["results"]:
+            x = plot_x["values"].get(result["variant"])
+            for m in result["measurements"]:
+                if m["name"] == name and x is not None:
+                    unit = m["unit"]
+                    label = f"{run['policy']}, {plural(run['threads'], 'thread')}"
+                    lines.setdefault(label, {})[x] = (m["value"], m["ci95"])
+    return lines, unit
+
+
+def draw_against_size(ax, lines, plot_x):
+    for label, points in lines.items():
+        xs = sorted(points)
+        ax.plot(xs, [points[x][0] for x in xs], marker="o", label=label)
+    ax.set_yscale("log")
+    ax.set_xticks(sorted({x for points in lines.values() for x in points}))
+    ax.set_xlabel(plot_x["label"])
+
+
 def draw_lines(ax, lines):
     for label, points in lines.items():
         xs = sorted(points)
@@ -88,7 +116,11 @@ def main(argv):
     with open(argv[1]) as f:
         record = json.load(f)
     names = argv[3:] or measurement_names(record)
-    panels = [(name, *series(record, name)) for name in names]
+    plot_x = record.get("parameters", {}).get("plot_x")
+    if plot_x:
+        panels = [(name, *series_against_size(record, name, plot_x)) for name in names]
+    else:
+        panels = [(name, *series(record, name)) for name in names]
     panels = [p for p in panels if p[1]]
     if not panels:
         sys.exit("plot: no valid run reports " + ", ".join(names))
@@ -97,11 +129,14 @@ def main(argv):
     rows = math.ceil(len(panels) / columns)
     fig, axes = plt.subplots(rows, columns, figsize=(6.4 * columns, 4.2 * rows), squeeze=False)
     for ax, (name, lines, unit) in zip(axes.flat, panels):
-        (draw_lines if len(thread_counts) > 1 else draw_bars)(ax, lines)
+        if plot_x:
+            draw_against_size(ax, lines, plot_x)
+        else:
+            (draw_lines if len(thread_counts) > 1 else draw_bars)(ax, lines)
         ax.set_title(name)
         ax.set_ylabel(unit)
         ax.grid(True, alpha=0.3)
-        if len(thread_counts) > 1:
+        if len(thread_counts) > 1 or plot_x:
             ax.legend(fontsize="small")
     for ax in list(axes.flat)[len(panels):]:
         ax.set_visible(False)

@@ -1,0 +1,11 @@
+// simpath/simpath_bench.hpp — `ulibc bench simpath`.
+#pragma once
+#include <memory>
+
+#include "harness/bench_kernel.hpp"
+
+namespace ulibc::bench {
+
+std::unique_ptr<BenchKernel> make_simpath_bench();
+
+}  // namespace ulibc::bench
