@@ -19,9 +19,8 @@ namespace ulibc::simpath {
 namespace {
 
 constexpr int kMaxStateWords = 256 / 8;
-// Child states are looked up in batches: each one's table slot is prefetched
-// first, since a lookup in a table larger than the caches is otherwise a
-// wait for memory.
+// Child states are looked up in batches, their table slots and then their
+// states prefetched first (state_table.hpp says why).
 constexpr int kBatch = 16;
 static_assert(kBatch <= RequestQueue::kMinBlockRecords);
 
@@ -85,6 +84,7 @@ void build_sequential(const FrontierPlan& plan, Diagram& d, MemoryBudget& budget
   std::vector<Pending> batch(2 * kBatch);
   for (int i = 0; i < plan.steps(); ++i) {
     auto next = std::make_unique<StateTable>(plan.state_words(i + 1), budget);
+    if (!next->reserve(table->size())) out_of_memory(plan, i, d.levels, budget);  // steps change size gradually
     LevelNodes& nodes = d.levels[i];
     LevelNodes* next_nodes = i + 1 < plan.steps() ? &d.levels[i + 1] : nullptr;
     int pending = 0;
@@ -94,12 +94,13 @@ void build_sequential(const FrontierPlan& plan, Diagram& d, MemoryBudget& budget
       p.take = take;
       std::copy(state, state + plan.state_words(i + 1), p.state);
       p.hash = next->hash(p.state);
-      next->prefetch(p.hash);
+      next->prefetch_slot(p.hash);
       return true;
     };
     for (std::uint32_t x0 = 0; x0 < table->size(); x0 += kBatch) {
       const std::uint32_t x1 = std::min<std::uint32_t>(table->size(), x0 + kBatch);
       for (std::uint32_t x = x0; x < x1; ++x) expand(plan.step(i), nodes, x, table->state(x), defer);
+      for (int j = 0; j < pending; ++j) next->prefetch_state(batch[j].hash);
       for (int j = 0; j < pending; ++j) {
         const Pending& p = batch[j];
         const StateTable::Found f = add_state(*next, *next_nodes, p.state, p.hash, budget);
@@ -136,6 +137,8 @@ void build_edge_based(const FrontierPlan& plan, Diagram& d, MemoryBudget& budget
     const int k = omp_get_num_threads();
     for (int i = omp_get_thread_num(); i < m && !stop.load(std::memory_order_relaxed); i += k) {
       StateTable table(plan.state_words(i), budget);
+      // This thread's previous step (i - k) is done: its size is a hint for this one's.
+      bool ok = i < k || table.reserve(d.levels[i - k].size());
       LevelNodes& nodes = d.levels[i];
       RequestQueue* out = queues[i + 1].get();  // null after the last step: its children are terminals
       const auto deliver = [&](std::uint32_t parent, bool take, const std::uint64_t* state) {
@@ -147,11 +150,10 @@ void build_edge_based(const FrontierPlan& plan, Diagram& d, MemoryBudget& budget
         if (f.index == StateTable::kFull) return false;
         return !f.inserted || expand(plan.step(i), nodes, f.index, state, deliver);
       };
-      bool ok = true;
-      if (i == 0) {
+      if (ok && i == 0) {
         const std::uint64_t root[kMaxStateWords] = {};
         ok = add_and_expand(root, table.hash(root), nullptr);
-      } else {
+      } else if (ok) {
         LevelNodes& parents = d.levels[i - 1];
         int idle = 0;
         for (bool done = false; ok && !done && !stop.load(std::memory_order_relaxed);) {
@@ -160,8 +162,9 @@ void build_edge_based(const FrontierPlan& plan, Diagram& d, MemoryBudget& budget
           int n = 0;
           while (n < kBatch && (batch[n] = queues[i]->pop(done)) != nullptr) {
             hash[n] = table.hash(batch[n] + 1);
-            table.prefetch(hash[n++]);
+            table.prefetch_slot(hash[n++]);
           }
+          for (int j = 0; j < n; ++j) table.prefetch_state(hash[j]);
           if (n == 0 && !done) {
             if (++idle < 256) relax();
             else std::this_thread::yield();

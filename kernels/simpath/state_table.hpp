@@ -4,6 +4,7 @@
 // arena, `words` 64-bit words each. Used by one thread only (the step's
 // owner), so it has no locks: this is the thread-local table of the EBA.
 #pragma once
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -33,6 +34,18 @@ class StateTable {
   ~StateTable() { release(); }
 
   std::uint32_t size() const { return size_; }
+
+  // Room for about `n` states without growing; a hint, false when the budget refuses.
+  bool reserve(std::uint32_t n) {
+    std::size_t slots = 64;
+    while (slots < 2 * static_cast<std::size_t>(n)) slots *= 2;
+    if (slots <= slots_.size()) return true;
+    if (size_ != 0) return grow_to(slots);
+    slots_.assign(slots, 0);
+    shift_ = 64 - std::countr_zero(slots);
+    arena_.reserve(static_cast<std::size_t>(n) * words_);
+    return account();
+  }
   const std::uint64_t* state(std::uint32_t index) const { return arena_.data() + std::size_t{index} * words_; }
 
   struct Found {
@@ -40,11 +53,17 @@ class StateTable {
     bool inserted;
   };
   std::uint64_t hash(const std::uint64_t* state) const { return hash_words(state, words_); }
-  // Brings the slot where a state of hash `h` starts its probe into cache:
-  // the search works in batches, prefetching each state's slot before
-  // looking it up, since a lookup is otherwise one cache miss to memory.
-  void prefetch(std::uint64_t h) const {
-    if (!slots_.empty()) __builtin_prefetch(slots_.data() + (h & (slots_.size() - 1)));
+  // A lookup in a table larger than the caches waits twice for memory: for
+  // the slot, then for the state it names. The search works in batches and
+  // calls prefetch_slot for each state of a batch, then prefetch_state, then
+  // find_or_insert, so that both waits overlap with other work.
+  void prefetch_slot(std::uint64_t h) const {
+    if (!slots_.empty()) __builtin_prefetch(slots_.data() + home(h));
+  }
+  void prefetch_state(std::uint64_t h) const {
+    if (slots_.empty()) return;
+    const std::uint64_t slot = slots_[home(h)];
+    if (slot != 0 && slot >> 32 == h >> 32) __builtin_prefetch(state(static_cast<std::uint32_t>(slot) - 1));
   }
 
   // The index of `state` (whose hash() is h), inserting it if new; index
@@ -53,7 +72,7 @@ class StateTable {
     if (2 * (std::uint64_t{size_} + 1) > slots_.size() && !grow()) return {kFull, false};
     const std::uint64_t tag = h >> 32 << 32;
     const std::size_t mask = slots_.size() - 1;
-    for (std::size_t i = h & mask;; i = (i + 1) & mask) {
+    for (std::size_t i = home(h);; i = (i + 1) & mask) {
       const std::uint64_t slot = slots_[i];
       if (slot == 0) {
         if (!reserve_arena()) return {kFull, false};
@@ -100,26 +119,31 @@ class StateTable {
     arena_.resize(need);
     return account();
   }
-  bool grow() {
-    std::vector<std::uint64_t> old(std::max<std::size_t>(64, 2 * slots_.size()), 0);
+  bool grow() { return grow_to(std::max<std::size_t>(64, 2 * slots_.size())); }
+  bool grow_to(std::size_t slots) {
+    std::vector<std::uint64_t> old(slots, 0);
     old.swap(slots_);
     if (!account()) return false;
+    shift_ = 64 - std::countr_zero(slots_.size());
     const std::size_t mask = slots_.size() - 1;
     for (std::uint64_t slot : old) {
       if (slot == 0) continue;
-      const std::uint64_t h = hash_words(state(static_cast<std::uint32_t>((slot & 0xFFFFFFFF) - 1)), words_);
-      std::size_t i = h & mask;
+      std::size_t i = home(slot);  // the slot keeps the hash's high half: no state is read
       while (slots_[i] != 0) i = (i + 1) & mask;
       slots_[i] = slot;
     }
     return true;
   }
+  // A slot's home is a function of the hash's high half alone, which the slot
+  // keeps, so growing the table never reads the states.
+  std::size_t home(std::uint64_t h) const { return static_cast<std::size_t>(((h >> 32) * 0x9E3779B97F4A7C15ull) >> shift_); }
 
   int words_;
   MemoryBudget* budget_;
   std::uint64_t accounted_ = 0;
   std::vector<std::uint64_t> arena_;  // size_ states
-  std::vector<std::uint64_t> slots_;  // 0 empty, else hash tag (high half) | index + 1
+  std::vector<std::uint64_t> slots_;  // 0 empty, else the hash's high half | index + 1
+  int shift_ = 64;                    // 64 - log2(slots)
   std::uint32_t size_ = 0;
 };
 
