@@ -2,9 +2,12 @@
 //
 // Step by step, each node's two children (the step's edge left out, taken)
 // are computed by the mate rule (frontier.hpp) and merged with the equal
-// states of the next step. The result is the search's diagram: per step the
-// nodes, each with its two children (next-step nodes or terminals); equal
-// states are shared but equal sub-diagrams not yet (see reduce.hpp).
+// states of their step. Zero-suppression is applied on the way (TdZdd's
+// lookahead): a child whose own edge cannot be taken would be replaced by
+// its lo child in the ZDD, so the search goes straight on to that, and a
+// child may lie several steps below its parent. The result is the search's
+// diagram: per step the nodes, each with its two children; equal states are
+// shared but equal sub-diagrams not yet (see reduce.hpp).
 //
 // Sequential (one thread): step after step, every node of a step expanded
 // before the next step starts.
@@ -12,10 +15,11 @@
 // thread j of k owns steps j, j+k, j+2k, …; the owner of step i takes child
 // states from its queue as they come (request_queue.hpp), merges them in its
 // own table (state_table.hpp) and expands each new node at once, sending its
-// children on to the owner of step i+1. The steps form a pipeline with no
-// locks; each queue has one writer and one reader. Since each queue is read
-// in the order it was written, nodes are numbered as the sequential search
-// numbers them: the diagram is the same for any thread count.
+// children on to the owner of step i+1, which passes on those meant for a
+// later step. The steps form a pipeline with no locks; each queue has one
+// writer and one reader. Since each queue is read in the order it was
+// written, nodes are numbered as the sequential search numbers them: the
+// diagram is the same for any thread count.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -27,7 +31,9 @@
 namespace ulibc::simpath {
 
 struct Diagram {
-  std::vector<LevelNodes> levels;  // levels[i]: the nodes before step i; levels[0] holds the root, node 0
+  std::vector<LevelNodes> levels;  // levels[i]: the nodes deciding edge i
+  NodeRef root = kZero;            // a terminal when no edge can be taken
+  int max_skip = 1;                // the most steps between a node and a child
   std::vector<std::uint64_t> states() const;  // nodes per step
 };
 

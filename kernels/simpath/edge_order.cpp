@@ -34,7 +34,7 @@ struct Adjacency {
 
 constexpr std::int64_t kFar = std::numeric_limits<std::int64_t>::max();
 
-// Breadth-first distances from s; kFar where s does not reach.
+// Breadth-first distances from s; the vertices s does not reach get n, n+1, … in id order.
 std::vector<std::int64_t> distances_from(const Adjacency& adj, Vertex s, Vertex n) {
   std::vector<std::int64_t> dist(n, kFar);
   std::vector<Vertex> queue{s};
@@ -42,13 +42,10 @@ std::vector<std::int64_t> distances_from(const Adjacency& adj, Vertex s, Vertex 
   for (std::size_t head = 0; head < queue.size(); ++head)
     for (Vertex w : adj.of(queue[head]))
       if (dist[w] == kFar) dist[w] = dist[queue[head]] + 1, queue.push_back(w);
-  return queue.size() == static_cast<std::size_t>(n) ? dist : [&] {
-    // Unreached vertices: after every reached one, in id order.
-    std::int64_t next = static_cast<std::int64_t>(n);
-    for (auto& d : dist)
-      if (d == kFar) d = next++;
-    return dist;
-  }();
+  std::int64_t next = n;
+  for (auto& d : dist)
+    if (d == kFar) d = next++;
+  return dist;
 }
 
 std::vector<Vertex> bfs_placement(const std::vector<std::int64_t>& dist) {
@@ -107,26 +104,44 @@ std::vector<Vertex> greedy_placement(const Adjacency& adj, const std::vector<std
 }  // namespace
 
 EdgeOrder edge_order_named(const std::string& name) {
+  if (name == "auto") return EdgeOrder::automatic;
   if (name == "bfs") return EdgeOrder::bfs;
   if (name == "greedy") return EdgeOrder::greedy;
-  throw input_error(fmt::format("unknown edge order \"{}\" (bfs, greedy)", name));
+  if (name == "input") return EdgeOrder::input;
+  throw input_error(fmt::format("unknown edge order \"{}\" (auto, bfs, greedy, input)", name));
 }
 
-const char* edge_order_name(EdgeOrder order) { return order == EdgeOrder::bfs ? "bfs" : "greedy"; }
+const char* edge_order_name(EdgeOrder order) {
+  switch (order) {
+    case EdgeOrder::automatic: return "auto";
+    case EdgeOrder::bfs: return "bfs";
+    case EdgeOrder::greedy: return "greedy";
+    case EdgeOrder::input: return "input";
+  }
+  return "?";
+}
 
 std::vector<PathEdge> order_edges(const PathProblem& p, EdgeOrder order) {
   if (p.vertices == 0) return {};
   const Adjacency adj(p);
   const std::vector<std::int64_t> dist = distances_from(adj, p.s, p.vertices);
+  // Only s's component can hold a path; an edge elsewhere would only widen the frontier.
+  const auto reached = [&](Vertex v) { return dist[v] < static_cast<std::int64_t>(p.vertices); };  // see distances_from
+  if (!reached(p.t)) return {};
+  std::vector<PathEdge> edges;
+  edges.reserve(p.edges.size());
+  if (order == EdgeOrder::input || order == EdgeOrder::automatic) {
+    for (const PathEdge& e : p.edges)
+      if (reached(e.u)) edges.push_back(e);
+    return edges;
+  }
   const std::vector<Vertex> placement =
       order == EdgeOrder::bfs ? bfs_placement(dist) : greedy_placement(adj, dist, p.s);
   std::vector<Vertex> position(p.vertices);
   for (std::size_t i = 0; i < placement.size(); ++i) position[placement[i]] = static_cast<Vertex>(i);
-  std::vector<PathEdge> edges;
-  edges.reserve(p.edges.size());
   for (Vertex v : placement)
     for (Vertex w : adj.of(v))
-      if (position[w] < position[v]) edges.push_back({w, v});
+      if (position[w] < position[v] && reached(v)) edges.push_back({w, v});
   return edges;
 }
 

@@ -16,16 +16,19 @@
 namespace ulibc::simpath {
 
 enum class EdgeOrder {
+  automatic,  // the narrowest frontier of input, greedy and bfs, in that order of preference (solve() chooses)
   bfs,     // vertices in breadth-first order from s, as Knuth's Simpath
   greedy,  // next the vertex that widens the frontier least (ties: nearer s, lower id)
+  input,   // the edges as the problem lists them (a grid: row by row), as TdZdd and Graphillion's "as-is"
 };
 
-EdgeOrder edge_order_named(const std::string& name);  // "bfs" | "greedy"; Error(input) otherwise
+EdgeOrder edge_order_named(const std::string& name);  // "auto" | "bfs" | "greedy" | "input"; Error(input) otherwise
 const char* edge_order_name(EdgeOrder order);
 
-// Every edge of `p` once, in the order the search decides them; each edge
-// written (earlier placed, later placed). Vertices s cannot reach come after
-// the others.
+// The edges of `p` that can lie on an s-t path, in the order the search
+// decides them: those of s's connected component, none when t lies outside
+// it. bfs and greedy write each edge (earlier placed, later placed);
+// automatic is taken as input here.
 std::vector<PathEdge> order_edges(const PathProblem& p, EdgeOrder order);
 
 }  // namespace ulibc::simpath

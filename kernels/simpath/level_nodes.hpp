@@ -1,8 +1,8 @@
 // simpath/level_nodes.hpp — the nodes of one step of the search, and their children.
 //
-// In the parallel search a step's owner appends nodes while the next step's
-// owner fills in their children: the array never moves what it holds. Chunk
-// c holds kFirstChunk << c nodes, so 23 chunks give 2^32 nodes and the
+// In the parallel search a step's owner appends nodes while later steps'
+// owners fill in their children: the array never moves what it holds. Chunk
+// c holds kFirstChunk << c nodes, so 30 chunks give over 2^39 nodes and the
 // largest chunk is at most the size of all the others.
 #pragma once
 #include <array>
@@ -11,18 +11,13 @@
 #include <memory>
 
 #include "simpath/memory_budget.hpp"
+#include "simpath/node_ref.hpp"
 
 namespace ulibc::simpath {
 
-// A child: a node of the next step, or a terminal.
-using Child = std::uint32_t;
-inline constexpr Child kZeroChild = 0xFFFFFFFF;
-inline constexpr Child kOneChild = 0xFFFFFFFE;
-inline constexpr std::uint32_t kMaxLevelNodes = 0xFFFFFFF0;  // below the terminals' codes
-
 struct NodeChildren {
-  Child lo;  // the edge left out
-  Child hi;  // the edge taken
+  NodeRef lo;  // the edge left out
+  NodeRef hi;  // the edge taken
 };
 
 class LevelNodes {
@@ -31,14 +26,14 @@ class LevelNodes {
   LevelNodes(LevelNodes&&) = default;
   LevelNodes& operator=(LevelNodes&&) = default;
 
-  std::uint32_t size() const { return size_; }
-  NodeChildren& operator[](std::uint32_t i) { return at(i); }
-  const NodeChildren& operator[](std::uint32_t i) const { return const_cast<LevelNodes*>(this)->at(i); }
+  std::uint64_t size() const { return size_; }
+  NodeChildren& operator[](std::uint64_t i) { return at(i); }
+  const NodeChildren& operator[](std::uint64_t i) const { return const_cast<LevelNodes*>(this)->at(i); }
 
   // Appends a node (children unset); false when the budget or the index
-  // space is exhausted. Only the level's owner appends.
+  // space is exhausted. Only the step's owner appends.
   bool push(MemoryBudget& budget) {
-    if (size_ >= kMaxLevelNodes) return false;
+    if (size_ >= kMaxIndex) return false;
     const auto [c, offset] = locate(size_);
     if (!chunks_[c]) {
       const std::uint64_t bytes = (std::uint64_t{kFirstChunk} << c) * sizeof(NodeChildren);
@@ -58,8 +53,8 @@ class LevelNodes {
   }
 
  private:
-  static constexpr std::uint32_t kFirstChunk = 1024;
-  static constexpr int kChunks = 23;
+  static constexpr std::uint64_t kFirstChunk = 1024;
+  static constexpr int kChunks = 30;
 
   struct Location {
     int chunk;
@@ -70,13 +65,13 @@ class LevelNodes {
     const int c = std::bit_width(i / kFirstChunk + 1) - 1;
     return {c, i - kFirstChunk * ((std::uint64_t{1} << c) - 1)};
   }
-  NodeChildren& at(std::uint32_t i) {
+  NodeChildren& at(std::uint64_t i) {
     const auto [c, offset] = locate(i);
     return chunks_[c][offset];
   }
 
   std::array<std::unique_ptr<NodeChildren[]>, kChunks> chunks_{};
-  std::uint32_t size_ = 0;
+  std::uint64_t size_ = 0;
 };
 
 }  // namespace ulibc::simpath

@@ -12,6 +12,7 @@ namespace ulibc::simpath {
 namespace {
 
 void check_end(const char* which, Vertex v, std::int64_t vertices) {
+  if (vertices == 0) throw input_error(fmt::format("{} = {} is not a vertex: the graph has no vertices", which, v));
   if (v < 0 || v >= vertices)
     throw input_error(fmt::format("{} = {} is not a vertex of the graph (its vertices are 0..{})", which, v,
                                   vertices - 1));

@@ -73,58 +73,71 @@ Reduced reduce_and_count(const FrontierPlan& plan, Diagram& diagram, int threads
   const int m = plan.steps();
   result.zdd.edges = plan.edges();
   result.zdd.levels.resize(m);
-  if (m == 0) {
-    result.count = "0";
+  if (is_terminal(diagram.root)) {
+    result.zdd.root = diagram.root;
+    result.count = diagram.root == kOne ? "1" : "0";
     return result;
   }
-  // Step i+1's map (search node -> reduced node) and counts, and step i's.
-  std::vector<NodeRef> next_map, map;
-  WideCounts next_counts(0, 1), counts;
-  int next_bits = 1;  // the widest count below: the 1-terminal's
+  // Per step, search node -> reduced node and its count. A node's children
+  // lie at most max_skip steps below it: only that many steps are kept.
+  std::vector<std::vector<NodeRef>> maps(m);
+  std::vector<WideCounts> counts(m);
+  std::vector<std::uint64_t> kept_bytes(m, 0);
+  int widest_bits = 1;  // the widest count so far: the 1-terminal's
   std::vector<ZddNode> keys;
   std::vector<std::uint8_t> part;
   std::vector<std::uint32_t> local;
-  std::vector<std::array<std::vector<std::uint32_t>, kParts>> buckets(threads);
+  std::vector<std::array<std::vector<std::uint64_t>, kParts>> buckets(threads);
   std::vector<int> thread_bits(threads, 0);
   std::array<UniqueTable, kParts> tables;
   std::array<std::uint64_t, kParts + 1> base{};
   std::uint64_t scratch_bytes = 0;
   int failed_step = -1;
 
+  const auto resolve = [&](NodeRef r) { return is_terminal(r) ? r : maps[ref_step(r)][ref_index(r)]; };
+  const auto count_of = [&](NodeRef r, int& limbs) {
+    if (is_terminal(r)) {
+      limbs = 1;
+      return r == kOne ? kOneCount : kZeroCount;
+    }
+    const WideCounts& c = counts[ref_step(r)];
+    limbs = c.limbs();
+    return c.at(ref_index(r));
+  };
+
 #pragma omp parallel num_threads(threads)
   {
     const int tid = omp_get_thread_num(), team = omp_get_num_threads();
     for (int i = m - 1; i >= 0; --i) {
+      const std::size_t n = diagram.levels[i].size();
+      if (n == 0) continue;  // the same for every thread: no barrier skipped by some
 #pragma omp single
       {
-        const std::size_t n = diagram.levels[i].size();
-        map.assign(n, kZero);
+        maps[i].assign(n, kZero);
         keys.resize(n);
         part.resize(n);
         local.resize(n);
-        counts = WideCounts(n, WideCounts::limbs_for_sum(next_bits));
-        scratch_bytes = n * (sizeof(NodeRef) + sizeof(ZddNode) + 5) + counts.bytes();
-        if (!budget.take(scratch_bytes)) failed_step = i;
+        counts[i] = WideCounts(n, WideCounts::limbs_for_sum(widest_bits));
+        kept_bytes[i] = n * sizeof(NodeRef) + counts[i].bytes();
+        scratch_bytes = n * (sizeof(ZddNode) + 5);
+        if (!budget.take(scratch_bytes + kept_bytes[i])) failed_step = i;
         for (auto& b : buckets)
           for (auto& list : b) list.clear();
       }
       if (failed_step >= 0) break;
       // Resolve the children, sum the counts, bucket the nodes that stay.
       const LevelNodes& nodes = diagram.levels[i];
+      std::vector<NodeRef>& map = maps[i];
+      WideCounts& count = counts[i];
       int bits = 0;
-      const auto resolve = [&](Child c) { return c == kZeroChild ? kZero : c == kOneChild ? kOne : next_map[c]; };
-      const auto count_of = [&](Child c, int& limbs) {
-        limbs = c >= kOneChild ? 1 : next_counts.limbs();
-        return c == kZeroChild ? kZeroCount : c == kOneChild ? kOneCount : next_counts.at(c);
-      };
 #pragma omp for schedule(static)
-      for (std::size_t x = 0; x < map.size(); ++x) {
-        const NodeChildren c = nodes[static_cast<std::uint32_t>(x)];
+      for (std::size_t x = 0; x < n; ++x) {
+        const NodeChildren c = nodes[x];
         int lo_limbs, hi_limbs;
         const std::uint64_t* lo_count = count_of(c.lo, lo_limbs);
         const std::uint64_t* hi_count = count_of(c.hi, hi_limbs);
-        counts.set_sum(x, lo_count, lo_limbs, hi_count, hi_limbs);
-        bits = std::max(bits, WideCounts::bits(counts.at(x), counts.limbs()));
+        count.set_sum(x, lo_count, lo_limbs, hi_count, hi_limbs);
+        bits = std::max(bits, WideCounts::bits(count.at(x), count.limbs()));
         const ZddNode key{resolve(c.lo), resolve(c.hi)};
         if (key.hi == kZero) {
           map[x] = key.lo;
@@ -132,7 +145,7 @@ Reduced reduce_and_count(const FrontierPlan& plan, Diagram& diagram, int threads
         } else {
           keys[x] = key;
           part[x] = static_cast<std::uint8_t>(part_of(hash_node(key)));
-          buckets[tid][part[x]].push_back(static_cast<std::uint32_t>(x));
+          buckets[tid][part[x]].push_back(x);
         }
       }
       thread_bits[tid] = bits;
@@ -143,38 +156,40 @@ Reduced reduce_and_count(const FrontierPlan& plan, Diagram& diagram, int threads
         for (int t = 0; t < team; ++t) expected += buckets[t][p].size();
         tables[p].reset(expected);
         for (int t = 0; t < team; ++t)
-          for (std::uint32_t x : buckets[t][p]) local[x] = tables[p].find_or_insert(keys[x]);
+          for (std::uint64_t x : buckets[t][p]) local[x] = tables[p].find_or_insert(keys[x]);
       }
 #pragma omp single
       {
         for (int p = 0; p < kParts; ++p) base[p + 1] = base[p] + tables[p].nodes.size();
         if (!budget.take(base[kParts] * sizeof(ZddNode))) failed_step = i;
         result.zdd.levels[i].resize(base[kParts]);
-        if (i + 1 < m) diagram.levels[i + 1].release(budget);
-        next_bits = 0;
-        for (int t = 0; t < team; ++t) next_bits = std::max(next_bits, thread_bits[t]);
+        for (int t = 0; t < team; ++t) widest_bits = std::max(widest_bits, thread_bits[t]);
+        diagram.levels[i].release(budget);
+        // Steps beyond i + max_skip have no parent left above them.
+        if (const int gone = i + diagram.max_skip; gone < m && counts[gone].limbs() > 0) {
+          std::vector<NodeRef>().swap(maps[gone]);
+          counts[gone] = WideCounts();
+          budget.give(kept_bytes[gone]);
+        }
       }
       if (failed_step >= 0) break;
 #pragma omp for schedule(dynamic, 1)
       for (int p = 0; p < kParts; ++p)
         std::copy(tables[p].nodes.begin(), tables[p].nodes.end(), result.zdd.levels[i].begin() + base[p]);
 #pragma omp for schedule(static)
-      for (std::size_t x = 0; x < map.size(); ++x)
+      for (std::size_t x = 0; x < n; ++x)
         if (part[x] != kNoPart) map[x] = make_ref(i, base[part[x]] + local[x]);
 #pragma omp single
-      {
-        std::swap(map, next_map);
-        std::swap(counts, next_counts);
-        budget.give(scratch_bytes);
-      }
+      budget.give(scratch_bytes);
     }
   }
   if (failed_step >= 0)
     throw input_error(fmt::format("reducing the diagram outgrew the memory limit of {} at edge {} of {}",
                                   format_bytes(budget.limit()), failed_step + 1, m));
-  diagram.levels[0].release(budget);
-  result.zdd.root = next_map[0];
-  result.count = to_decimal(next_counts.at(0), next_counts.limbs());
+  result.zdd.root = resolve(diagram.root);
+  int limbs;
+  const std::uint64_t* root_count = count_of(diagram.root, limbs);
+  result.count = to_decimal(root_count, limbs);
   return result;
 }
 

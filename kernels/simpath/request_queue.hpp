@@ -5,11 +5,12 @@
 // for it, to the owner of step i+1. One producer and one consumer per queue,
 // so a block list with release/acquire counters is enough: no locks, no
 // compare-and-swap. Unbounded, so a producer never waits for its consumer.
+// Records are a two-word header and a state, whose length the consumer
+// reads from the header.
 #pragma once
 #include <atomic>
 #include <cstdint>
 #include <cstring>
-#include <memory>
 
 #include "simpath/memory_budget.hpp"
 
@@ -17,8 +18,10 @@ namespace ulibc::simpath {
 
 class RequestQueue {
  public:
-  // Each request is one word of header and `state_words` words of state.
-  RequestQueue(int state_words, MemoryBudget& budget) : record_words_(1 + state_words), budget_(&budget) {}
+  static constexpr int kHeaderWords = 2;
+  static constexpr int kMaxRecordWords = kHeaderWords + 256 / 8;
+
+  explicit RequestQueue(MemoryBudget& budget) : budget_(&budget) {}
   RequestQueue(const RequestQueue&) = delete;
   RequestQueue& operator=(const RequestQueue&) = delete;
   ~RequestQueue() {
@@ -31,8 +34,9 @@ class RequestQueue {
   }
 
   // Producer. False when the budget refused a new block.
-  bool push(std::uint64_t header, const std::uint64_t* state) {
-    if (tail_ == nullptr || tail_count_ + record_words_ > kBlockWords) {
+  bool push(std::uint64_t h0, std::uint64_t h1, const std::uint64_t* state, int state_words) {
+    const auto words = static_cast<std::uint32_t>(kHeaderWords + state_words);
+    if (tail_ == nullptr || tail_count_ + words > kBlockWords) {
       Block* b = new_block();
       if (b == nullptr) return false;
       if (tail_ == nullptr) first_.store(b, std::memory_order_release);
@@ -41,20 +45,22 @@ class RequestQueue {
       tail_count_ = 0;
     }
     std::uint64_t* r = tail_->words + tail_count_;
-    r[0] = header;
-    std::memcpy(r + 1, state, static_cast<std::size_t>(record_words_ - 1) * 8);
-    tail_count_ += record_words_;
+    r[0] = h0;
+    r[1] = h1;
+    std::memcpy(r + kHeaderWords, state, static_cast<std::size_t>(state_words) * 8);
+    tail_count_ += words;
     tail_->count.store(tail_count_, std::memory_order_release);
     return true;
   }
   void close() { closed_.store(true, std::memory_order_release); }
 
-  // Consumer: the next request, or nullptr when none is there yet; `done`
-  // is set when the producer has closed the queue and every request was read.
-  // A request stays readable while fewer than kMinBlockRecords further
-  // requests are popped (its block is freed one block change later), so a
+  // Consumer: the next record, or nullptr when none is there yet; `done` is
+  // set when the producer has closed the queue and every record was read.
+  // After reading its header, the consumer passes the record's length to
+  // pop(). A record stays readable while fewer than kMinBlockRecords further
+  // records are taken (its block is freed one block change later), so a
   // consumer may hold a batch of that many.
-  const std::uint64_t* pop(bool& done) {
+  const std::uint64_t* front(bool& done) {
     done = false;
     for (;;) {
       if (head_ == nullptr) {
@@ -69,12 +75,7 @@ class RequestQueue {
           }
         }
       }
-      const std::uint32_t count = head_->count.load(std::memory_order_acquire);
-      if (head_pos_ < count) {
-        const std::uint64_t* r = head_->words + head_pos_;
-        head_pos_ += record_words_;
-        return r;
-      }
+      if (head_pos_ < head_->count.load(std::memory_order_acquire)) return head_->words + head_pos_;
       Block* next = head_->next.load(std::memory_order_acquire);
       if (next != nullptr) {
         // The producer finished this block before linking the next; re-read its count.
@@ -91,12 +92,13 @@ class RequestQueue {
       return nullptr;
     }
   }
+  void pop(int record_words) { head_pos_ += static_cast<std::uint32_t>(record_words); }
 
  private:
   static constexpr std::uint32_t kBlockWords = 8192;  // 64 KiB
 
  public:
-  static constexpr int kMinBlockRecords = kBlockWords / (1 + 256 / 8);  // with the widest states
+  static constexpr int kMinBlockRecords = kBlockWords / kMaxRecordWords;
 
  private:
   struct Block {
@@ -113,7 +115,6 @@ class RequestQueue {
     delete b;
   }
 
-  const int record_words_;
   MemoryBudget* budget_;
   std::atomic<Block*> first_{nullptr};  // the producer's first block, handed to the consumer
   // Producer side.

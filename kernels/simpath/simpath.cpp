@@ -1,17 +1,44 @@
 // simpath/simpath.cpp — order, search, reduce, count.
 #include "simpath/simpath.hpp"
 
+#include <optional>
+
 #include "harness/timer.hpp"
 #include "simpath/build.hpp"
 #include "simpath/reduce.hpp"
+#include "ulibc/error.hpp"
 #include "ulibc/memory.hpp"
 
 namespace ulibc::simpath {
 
+namespace {
+
+// The plan of `order`, or for automatic the narrowest of the candidates'.
+FrontierPlan plan_for(const PathProblem& problem, EdgeOrder order, EdgeOrder& chosen) {
+  if (order != EdgeOrder::automatic) {
+    chosen = order;
+    return FrontierPlan(problem, order_edges(problem, order));
+  }
+  std::optional<FrontierPlan> best;
+  std::string refusal;
+  for (const EdgeOrder candidate : {EdgeOrder::input, EdgeOrder::greedy, EdgeOrder::bfs}) {
+    try {
+      FrontierPlan plan(problem, order_edges(problem, candidate));
+      if (!best || plan.max_width() < best->max_width()) best.emplace(std::move(plan)), chosen = candidate;
+    } catch (const Error& e) {
+      refusal = e.what();  // too wide in this order; another may do
+    }
+  }
+  if (!best) throw input_error(refusal);
+  return std::move(*best);
+}
+
+}  // namespace
+
 Result solve(const PathProblem& problem, const Options& options) {
   Result r;
   bench::Timer order_timer;
-  const FrontierPlan plan(problem, order_edges(problem, options.order));
+  const FrontierPlan plan = plan_for(problem, options.order, r.order);
   r.order_seconds = order_timer.seconds();
   r.max_frontier = plan.max_width();
   const std::uint64_t available = available_memory();  // 0: the kernel does not say

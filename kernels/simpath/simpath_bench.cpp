@@ -68,7 +68,8 @@ class SimpathBench final : public BenchKernel {
     app.add_option("--file", file_, "Count the paths of this edge list instead (with --s and --t)")->type_name("FILE");
     app.add_option("--s", s_, "With --file: the first end of the paths");
     app.add_option("--t", t_, "With --file: the other end");
-    app.add_option("--order", order_name_, "Edge order: bfs or greedy")->capture_default_str();
+    app.add_option("--order", order_name_, "Edge order: auto, input, bfs or greedy (ulibc simpath --help)")
+        ->capture_default_str();
     app.add_option("--reps", reps_, "Repetitions of each count (the median is reported)")->capture_default_str();
     app.add_option("--memory-limit", memory_limit_, "Stop a search that would hold more than SIZE (default: the "
                                                     "memory available)")
@@ -141,8 +142,11 @@ class SimpathBench final : public BenchKernel {
     else r.check = fmt::format("{} paths{}", counts[0], r.valid ? " = OEIS A007764" : fmt::format(", OEIS A007764 says {}", known));
     std::uint64_t states = 0;
     for (auto n : last.states) states += n;
-    r.details = {{"count", last.count},        {"states", states},
-                 {"zdd_nodes", last.zdd.size()}, {"max_frontier", last.max_frontier},
+    r.details = {{"count", last.count},
+                 {"order", simpath::edge_order_name(last.order)},
+                 {"states", states},
+                 {"zdd_nodes", last.zdd.size()},
+                 {"max_frontier", last.max_frontier},
                  {"search_peak_bytes", last.peak_bytes}};
     return r;
   }
@@ -150,11 +154,11 @@ class SimpathBench final : public BenchKernel {
   std::vector<int> grids_;
   std::string file_;
   graph::Vertex s_ = -1, t_ = -1;
-  std::string order_name_ = "bfs";
+  std::string order_name_ = "auto";
   int reps_ = kDefaultReps;
   std::uint64_t memory_limit_ = 0;
 
-  simpath::EdgeOrder order_ = simpath::EdgeOrder::bfs;
+  simpath::EdgeOrder order_ = simpath::EdgeOrder::automatic;
   std::vector<Instance> instances_;
 };
 

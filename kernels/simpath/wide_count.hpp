@@ -47,7 +47,7 @@ class WideCounts {
   static int limbs_for_sum(int bits) { return bits / 64 + 1; }
 
  private:
-  int limbs_ = 1;
+  int limbs_ = 0;  // 0: empty
   std::vector<std::uint64_t> data_;
 };
 

@@ -28,7 +28,7 @@ struct SimpathOptions {
   graph::Vertex s = -1, t = -1;
   CLI::Option* s_opt = nullptr;
   CLI::Option* t_opt = nullptr;
-  std::string order = "bfs";
+  std::string order = "auto";
   std::uint64_t memory_limit = 0;
   std::string zdd_file;
   int samples = 0;
@@ -83,6 +83,7 @@ nlohmann::ordered_json result_json(const PathProblem& p, const Mapping& map, con
           {"t", p.t},
           {"policy", map.policy().name()},
           {"threads", map.size()},
+          {"order", simpath::edge_order_name(r.order)},
           {"max_frontier", r.max_frontier},
           {"count", r.count},
           {"states", states},
@@ -126,7 +127,8 @@ void run_simpath(const SimpathOptions& o) {
   for (auto n : r.states) states += n;
   fmt::print("{}{}: {} vertices, {} edges, s = {}, t = {}\n", notes, problem.name, problem.vertices,
              problem.edges.size(), problem.s, problem.t);
-  fmt::print("edge order {}: frontier up to {} vertices\n", o.order, r.max_frontier);
+  fmt::print("edge order {}{}: frontier up to {} vertices\n", simpath::edge_order_name(r.order),
+             order == simpath::EdgeOrder::automatic ? " (auto)" : "", r.max_frontier);
   fmt::print("{} thread{} ({}{}); search {}\n", map.size(), map.size() == 1 ? "" : "s", map.policy().name(),
              binding.bound ? "" : ", not bound: " + binding.reason, map.size() == 1 ? "sequential" : "edge-based (EBA)");
   fmt::print("search {:.3f} s: {} states; reduce and count {:.3f} s: {} ZDD nodes; total {:.3f} s\n",
@@ -156,7 +158,8 @@ Command add_simpath_command(CLI::App& parent) {
   o->s_opt = sub->add_option("--s", o->s, "The first end of the paths (a grid: default the top-left corner)");
   o->t_opt = sub->add_option("--t", o->t, "The other end (a grid: default the bottom-right corner)");
   add_placement_options(*sub, o->placement);
-  sub->add_option("--order", o->order, "Edge order: bfs (from s, as Simpath) or greedy (narrowest frontier)")
+  sub->add_option("--order", o->order, "Edge order: auto (the narrowest frontier of the others), input (as given; a "
+                                       "grid row by row), bfs (from s, as Simpath) or greedy")
       ->capture_default_str();
   sub->add_option("--memory-limit", o->memory_limit, "Stop, saying how far it got, before the search holds more "
                                                      "than SIZE (e.g. 4G); default the memory available")
