@@ -3,7 +3,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <limits>
+#include <queue>
+#include <tuple>
 #include <span>
 
 #include <fmt/format.h>
@@ -57,46 +60,48 @@ std::vector<Vertex> bfs_placement(const std::vector<std::int64_t>& dist) {
 
 // Greedy: among the unplaced neighbours of placed vertices (or, when there
 // are none, the nearest unplaced vertex), place the one after which the
-// frontier is smallest.
+// frontier is smallest. Placing v changes the frontier by
+//   [v keeps an unplaced neighbour] - #{placed neighbours whose last unplaced neighbour is v},
+// which changes only when a neighbour's count of unplaced neighbours does:
+// scores are kept in a heap and refreshed then, O((n + m) log n) in all.
 std::vector<Vertex> greedy_placement(const Adjacency& adj, const std::vector<std::int64_t>& dist, Vertex s) {
   const auto n = static_cast<Vertex>(dist.size());
-  std::vector<std::int64_t> unplaced_nbrs(n);
+  std::vector<std::int64_t> unplaced_nbrs(n), closing(n, 0);  // closing: placed neighbours v would take off
   for (Vertex v = 0; v < n; ++v) unplaced_nbrs[v] = static_cast<std::int64_t>(adj.of(v).size());
-  std::vector<char> placed(n, 0), candidate(n, 0);
-  std::vector<Vertex> candidates, order;
-  const std::vector<Vertex> fallback = bfs_placement(dist);
-  std::size_t fallback_next = 0;
-  // The frontier's change if v were placed now.
-  const auto growth = [&](Vertex v) {
-    std::int64_t leaving = 0, placed_nbrs = 0;
-    for (Vertex w : adj.of(v))
-      if (placed[w]) ++placed_nbrs, leaving += unplaced_nbrs[w] == 1;
-    return (unplaced_nbrs[v] - placed_nbrs > 0 ? 1 : 0) - leaving;
+  std::vector<char> placed(n, 0);
+  const auto growth = [&](Vertex v) { return (unplaced_nbrs[v] > 0 ? 1 : 0) - closing[v]; };
+  using Key = std::tuple<std::int64_t, std::int64_t, Vertex>;  // growth, distance from s, id: smallest first
+  std::priority_queue<Key, std::vector<Key>, std::greater<Key>> heap;
+  const auto rescore = [&](Vertex v) { heap.emplace(growth(v), dist[v], v); };
+  // w (placed) has one unplaced neighbour left: placing that one takes w off the frontier.
+  const auto last_neighbour_closes = [&](Vertex w) {
+    for (Vertex u : adj.of(w))
+      if (!placed[u]) ++closing[u], rescore(u);
   };
+  std::vector<Vertex> order;
   const auto place = [&](Vertex v) {
     placed[v] = 1;
     order.push_back(v);
+    if (unplaced_nbrs[v] == 1) last_neighbour_closes(v);
     for (Vertex w : adj.of(v)) {
       --unplaced_nbrs[w];
-      if (!placed[w] && !candidate[w]) candidate[w] = 1, candidates.push_back(w);
+      if (!placed[w]) rescore(w);
+      else if (unplaced_nbrs[w] == 1) last_neighbour_closes(w);
     }
   };
+  const std::vector<Vertex> fallback = bfs_placement(dist);
+  std::size_t fallback_next = 0;
   place(s);
   while (order.size() < static_cast<std::size_t>(n)) {
-    std::erase_if(candidates, [&](Vertex v) { return placed[v] != 0; });
-    if (candidates.empty()) {
-      while (placed[fallback[fallback_next]]) ++fallback_next;
-      place(fallback[fallback_next]);
+    // Entries whose vertex is placed or whose score has changed since are stale.
+    while (!heap.empty() && (placed[std::get<2>(heap.top())] || std::get<0>(heap.top()) != growth(std::get<2>(heap.top()))))
+      heap.pop();
+    if (!heap.empty()) {
+      place(std::get<2>(heap.top()));
       continue;
     }
-    Vertex best = candidates.front();
-    std::int64_t best_growth = growth(best);
-    for (Vertex v : candidates) {
-      const std::int64_t g = growth(v);
-      if (g < best_growth || (g == best_growth && (dist[v] < dist[best] || (dist[v] == dist[best] && v < best))))
-        best = v, best_growth = g;
-    }
-    place(best);
+    while (placed[fallback[fallback_next]]) ++fallback_next;
+    place(fallback[fallback_next]);
   }
   return order;
 }

@@ -29,6 +29,8 @@ std::string to_decimal(const std::uint64_t* limbs, int n) {
 namespace {
 
 constexpr int kParts = 64;
+// Steps with fewer nodes are reduced by one thread: a team's barriers would cost more.
+constexpr std::size_t kTeamStep = 4096;
 constexpr std::uint8_t kNoPart = 0xFF;  // the node is replaced by its lo child
 
 std::uint64_t hash_node(const ZddNode& n) {
@@ -105,80 +107,116 @@ Reduced reduce_and_count(const FrontierPlan& plan, Diagram& diagram, int threads
     return c.at(ref_index(r));
   };
 
+  // The phases of one step, over a range of its nodes or one partition.
+  const auto set_up = [&](int i, std::size_t n) {
+    maps[i].assign(n, kZero);
+    keys.resize(n);
+    part.resize(n);
+    local.resize(n);
+    counts[i] = WideCounts(n, WideCounts::limbs_for_sum(widest_bits));
+    kept_bytes[i] = n * sizeof(NodeRef) + counts[i].bytes();
+    scratch_bytes = n * (sizeof(ZddNode) + 5);
+    if (!budget.take(scratch_bytes + kept_bytes[i])) failed_step = i;
+    for (auto& b : buckets)
+      for (auto& list : b) list.clear();
+    std::fill(thread_bits.begin(), thread_bits.end(), 0);
+  };
+  // Resolve the children, sum the counts, bucket the nodes that stay.
+  const auto resolve_nodes = [&](int i, std::size_t begin, std::size_t end, int tid) {
+    const LevelNodes& nodes = diagram.levels[i];
+    WideCounts& count = counts[i];
+    int bits = 0;
+    for (std::size_t x = begin; x < end; ++x) {
+      const NodeChildren c = nodes[x];
+      int lo_limbs, hi_limbs;
+      const std::uint64_t* lo_count = count_of(c.lo, lo_limbs);
+      const std::uint64_t* hi_count = count_of(c.hi, hi_limbs);
+      count.set_sum(x, lo_count, lo_limbs, hi_count, hi_limbs);
+      bits = std::max(bits, WideCounts::bits(count.at(x), count.limbs()));
+      const ZddNode key{resolve(c.lo), resolve(c.hi)};
+      if (key.hi == kZero) {
+        maps[i][x] = key.lo;
+        part[x] = kNoPart;
+      } else {
+        keys[x] = key;
+        part[x] = static_cast<std::uint8_t>(part_of(hash_node(key)));
+        buckets[tid][part[x]].push_back(x);
+      }
+    }
+    thread_bits[tid] = std::max(thread_bits[tid], bits);
+  };
+  // Merge a partition's equal nodes, in node order (threads' buckets hold ascending ranges).
+  const auto merge = [&](int p) {
+    std::size_t expected = 0;
+    for (const auto& b : buckets) expected += b[p].size();
+    tables[p].reset(expected);
+    for (const auto& b : buckets)
+      for (std::uint64_t x : b[p]) local[x] = tables[p].find_or_insert(keys[x]);
+  };
+  const auto number = [&](int i) {
+    for (int p = 0; p < kParts; ++p) base[p + 1] = base[p] + tables[p].nodes.size();
+    if (!budget.take(base[kParts] * sizeof(ZddNode))) failed_step = i;
+    result.zdd.levels[i].resize(base[kParts]);
+    for (int bits : thread_bits) widest_bits = std::max(widest_bits, bits);
+    diagram.levels[i].release(budget);
+    // Steps beyond i + max_skip have no parent left above them.
+    if (const int gone = i + diagram.max_skip; gone < m && counts[gone].limbs() > 0) {
+      std::vector<NodeRef>().swap(maps[gone]);
+      counts[gone] = WideCounts();
+      budget.give(kept_bytes[gone]);
+    }
+  };
+  const auto place = [&](int i, int p) {
+    std::copy(tables[p].nodes.begin(), tables[p].nodes.end(), result.zdd.levels[i].begin() + base[p]);
+  };
+  const auto map_nodes = [&](int i, std::size_t begin, std::size_t end) {
+    for (std::size_t x = begin; x < end; ++x)
+      if (part[x] != kNoPart) maps[i][x] = make_ref(i, base[part[x]] + local[x]);
+  };
+
+  // Read before any step is released: every thread must take the same branches.
+  std::vector<std::size_t> sizes(m);
+  for (int i = 0; i < m; ++i) sizes[i] = diagram.levels[i].size();
+
 #pragma omp parallel num_threads(threads)
   {
     const int tid = omp_get_thread_num(), team = omp_get_num_threads();
-    for (int i = m - 1; i >= 0; --i) {
-      const std::size_t n = diagram.levels[i].size();
-      if (n == 0) continue;  // the same for every thread: no barrier skipped by some
+    for (int i = m - 1; i >= 0 && failed_step < 0; --i) {
+      const std::size_t n = sizes[i];
+      if (n == 0) continue;
+      if (n < kTeamStep || team == 1) {
+        // A small step: one thread does it all, sparing the team its barriers.
 #pragma omp single
-      {
-        maps[i].assign(n, kZero);
-        keys.resize(n);
-        part.resize(n);
-        local.resize(n);
-        counts[i] = WideCounts(n, WideCounts::limbs_for_sum(widest_bits));
-        kept_bytes[i] = n * sizeof(NodeRef) + counts[i].bytes();
-        scratch_bytes = n * (sizeof(ZddNode) + 5);
-        if (!budget.take(scratch_bytes + kept_bytes[i])) failed_step = i;
-        for (auto& b : buckets)
-          for (auto& list : b) list.clear();
-      }
-      if (failed_step >= 0) break;
-      // Resolve the children, sum the counts, bucket the nodes that stay.
-      const LevelNodes& nodes = diagram.levels[i];
-      std::vector<NodeRef>& map = maps[i];
-      WideCounts& count = counts[i];
-      int bits = 0;
-#pragma omp for schedule(static)
-      for (std::size_t x = 0; x < n; ++x) {
-        const NodeChildren c = nodes[x];
-        int lo_limbs, hi_limbs;
-        const std::uint64_t* lo_count = count_of(c.lo, lo_limbs);
-        const std::uint64_t* hi_count = count_of(c.hi, hi_limbs);
-        count.set_sum(x, lo_count, lo_limbs, hi_count, hi_limbs);
-        bits = std::max(bits, WideCounts::bits(count.at(x), count.limbs()));
-        const ZddNode key{resolve(c.lo), resolve(c.hi)};
-        if (key.hi == kZero) {
-          map[x] = key.lo;
-          part[x] = kNoPart;
-        } else {
-          keys[x] = key;
-          part[x] = static_cast<std::uint8_t>(part_of(hash_node(key)));
-          buckets[tid][part[x]].push_back(x);
+        {
+          set_up(i, n);
+          if (failed_step < 0) {
+            resolve_nodes(i, 0, n, tid);
+            for (int p = 0; p < kParts; ++p) merge(p);
+            number(i);
+          }
+          if (failed_step < 0) {
+            for (int p = 0; p < kParts; ++p) place(i, p);
+            map_nodes(i, 0, n);
+          }
+          budget.give(scratch_bytes);
         }
-      }
-      thread_bits[tid] = bits;
-      // Merge equal nodes, one partition per thread at a time, in node order.
-#pragma omp for schedule(dynamic, 1)
-      for (int p = 0; p < kParts; ++p) {
-        std::size_t expected = 0;
-        for (int t = 0; t < team; ++t) expected += buckets[t][p].size();
-        tables[p].reset(expected);
-        for (int t = 0; t < team; ++t)
-          for (std::uint64_t x : buckets[t][p]) local[x] = tables[p].find_or_insert(keys[x]);
+        continue;
       }
 #pragma omp single
-      {
-        for (int p = 0; p < kParts; ++p) base[p + 1] = base[p] + tables[p].nodes.size();
-        if (!budget.take(base[kParts] * sizeof(ZddNode))) failed_step = i;
-        result.zdd.levels[i].resize(base[kParts]);
-        for (int t = 0; t < team; ++t) widest_bits = std::max(widest_bits, thread_bits[t]);
-        diagram.levels[i].release(budget);
-        // Steps beyond i + max_skip have no parent left above them.
-        if (const int gone = i + diagram.max_skip; gone < m && counts[gone].limbs() > 0) {
-          std::vector<NodeRef>().swap(maps[gone]);
-          counts[gone] = WideCounts();
-          budget.give(kept_bytes[gone]);
-        }
-      }
+      set_up(i, n);
+      if (failed_step >= 0) break;
+      const std::size_t begin = n * tid / team, end = n * (tid + 1) / team;
+      resolve_nodes(i, begin, end, tid);
+#pragma omp barrier
+#pragma omp for schedule(dynamic, 1)
+      for (int p = 0; p < kParts; ++p) merge(p);
+#pragma omp single
+      number(i);
       if (failed_step >= 0) break;
 #pragma omp for schedule(dynamic, 1)
-      for (int p = 0; p < kParts; ++p)
-        std::copy(tables[p].nodes.begin(), tables[p].nodes.end(), result.zdd.levels[i].begin() + base[p]);
-#pragma omp for schedule(static)
-      for (std::size_t x = 0; x < n; ++x)
-        if (part[x] != kNoPart) map[x] = make_ref(i, base[part[x]] + local[x]);
+      for (int p = 0; p < kParts; ++p) place(i, p);
+      map_nodes(i, begin, end);
+#pragma omp barrier
 #pragma omp single
       budget.give(scratch_bytes);
     }

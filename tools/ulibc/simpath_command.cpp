@@ -70,8 +70,8 @@ void print_levels(const simpath::Result& r) {
   }
 }
 
-nlohmann::ordered_json result_json(const PathProblem& p, const Mapping& map, const simpath::Result& r,
-                                   const std::vector<std::vector<graph::Vertex>>& samples) {
+nlohmann::ordered_json result_json(const PathProblem& p, const std::string& notes, const Mapping& map,
+                                   const simpath::Result& r, const std::vector<std::vector<graph::Vertex>>& samples) {
   std::uint64_t states = 0;
   for (auto n : r.states) states += n;
   std::vector<std::uint64_t> nodes;
@@ -81,6 +81,7 @@ nlohmann::ordered_json result_json(const PathProblem& p, const Mapping& map, con
           {"edges", p.edges.size()},
           {"s", p.s},
           {"t", p.t},
+          {"notes", notes},
           {"policy", map.policy().name()},
           {"threads", map.size()},
           {"order", simpath::edge_order_name(r.order)},
@@ -106,6 +107,12 @@ void run_simpath(const SimpathOptions& o) {
   const simpath::EdgeOrder order = simpath::edge_order_named(o.order);
   if (o.samples < 0) throw input_error(fmt::format("--sample {}: the number of paths cannot be negative", o.samples));
 
+  // Open the ZDD's file before the search, so that a bad path costs no search.
+  std::ofstream zdd_out;
+  if (!o.zdd_file.empty()) {
+    zdd_out.open(o.zdd_file);
+    if (!zdd_out) throw system_error(fmt::format("cannot write the ZDD to {}", o.zdd_file));
+  }
   const TeamBinding binding = bind_openmp_team(map);
   const simpath::Result r =
       simpath::solve(problem, {.order = order, .threads = map.size(), .memory_limit = o.memory_limit});
@@ -114,13 +121,12 @@ void run_simpath(const SimpathOptions& o) {
   for (const auto& set : simpath::sample_sets(r.zdd, o.samples, o.seed))
     samples.push_back(simpath::path_vertices(set, problem.s));
   if (!o.zdd_file.empty()) {
-    std::ofstream out(o.zdd_file);
-    simpath::write_zdd(r.zdd, problem.s, problem.t, out);
-    out.flush();
-    if (!out) throw system_error(fmt::format("cannot write the ZDD to {}", o.zdd_file));
+    simpath::write_zdd(r.zdd, problem.s, problem.t, zdd_out);
+    zdd_out.flush();
+    if (!zdd_out) throw system_error(fmt::format("cannot write the ZDD to {}", o.zdd_file));
   }
   if (o.json) {
-    print_json(result_json(problem, map, r, samples));
+    print_json(result_json(problem, notes, map, r, samples));
     return;
   }
   std::uint64_t states = 0;
@@ -167,7 +173,8 @@ Command add_simpath_command(CLI::App& parent) {
       ->type_name("SIZE");
   sub->add_option("--zdd", o->zdd_file, "Write the ZDD to FILE (text, docs/ZDD_FORMAT.md)")->type_name("FILE");
   sub->add_option("--sample", o->samples, "Also print K paths drawn uniformly at random")->type_name("K");
-  sub->add_option("--seed", o->seed, "Seed of --sample")->capture_default_str();
+  sub->add_option("--seed", o->seed, "Seed of --sample")      ->check([](const std::string& text) { return text.starts_with('-') ? "a seed is not negative" : ""; })
+      ->capture_default_str();
   sub->add_flag("--json", o->json, "Print JSON instead of text");
   return {sub, [o] { run_simpath(*o); }};
 }
