@@ -28,17 +28,27 @@ static_assert(kBatch <= RequestQueue::kMinBlockRecords);
 const Mate* bytes(const std::uint64_t* words) { return reinterpret_cast<const Mate*>(words); }
 Mate* bytes(std::uint64_t* words) { return reinterpret_cast<Mate*>(words); }
 
+// Most states are two words; a call to memcpy of a variable size costs more than the copy.
+void copy_state(const std::uint64_t* from, std::uint64_t* to, int words) {
+  if (words == 2) {
+    to[0] = from[0];
+    to[1] = from[1];
+  } else {
+    std::memcpy(to, from, static_cast<std::size_t>(words) * 8);
+  }
+}
+
 // Where a node of `state` before step `step` ends up once zero-suppressed:
 // while the step's edge cannot be taken, the node is its own lo child. On
 // Outcome::node, `step` and `state` are the node's.
 Outcome settle(const FrontierPlan& plan, int& step, std::uint64_t* state) {
   for (;;) {
+    if (detail::can_take(plan.step(step), bytes(state))) return Outcome::node;
     std::uint64_t next[kMaxStateWords];
-    if (child(plan.step(step), bytes(state), true, bytes(next)) != Outcome::zero) return Outcome::node;
     const Outcome o = child(plan.step(step), bytes(state), false, bytes(next));
     if (o != Outcome::node) return o;
     ++step;
-    std::memcpy(state, next, static_cast<std::size_t>(plan.state_words(step)) * 8);
+    copy_state(next, state, plan.state_words(step));
   }
 }
 
@@ -106,14 +116,12 @@ NodeRef& parent_slot(Diagram& d, const std::uint64_t* h) {
   return (h[0] & 1) ? parent.hi : parent.lo;
 }
 
-// The sequential search, numbering nodes exactly as the pipeline does: a
-// child for a step beyond the next is not inserted at once but passes
-// through each step in between, at the point where that step's owner would
-// meet it in its queue (after the requests that made the step's earlier nodes).
+// The sequential search: steps in order; a child goes straight into the
+// table of its step, made when the step gets its first child.
 class SequentialSearch {
  public:
   SequentialSearch(const FrontierPlan& plan, Diagram& d, MemoryBudget& budget)
-      : plan_(plan), d_(d), budget_(budget), passing_(static_cast<std::size_t>(plan.steps()) + 1) {}
+      : plan_(plan), d_(d), budget_(budget), tables_(static_cast<std::size_t>(plan.steps())) {}
 
   void run() {
     const Root root = settled_root(plan_);
@@ -121,92 +129,70 @@ class SequentialSearch {
       d_.root = terminal(root.outcome);
       return;
     }
-    table_ = std::make_unique<StateTable>(plan_.state_words(root.step), budget_);
-    if (add_state(*table_, d_.levels[root.step], root.state, table_->hash(root.state), budget_).index ==
+    StateTable& first = table(root.step, 1);
+    if (add_state(first, d_.levels[root.step], root.state, first.hash(root.state), budget_).index ==
         StateTable::kFull)
       out_of_memory(plan_, root.step, d_.levels, budget_);
     d_.root = make_ref(root.step, 0);
-    for (i_ = root.step; i_ < plan_.steps(); ++i_) step();
+    for (int i = root.step; i < plan_.steps(); ++i) {
+      if (tables_[i]) step(i);
+      tables_[i].reset();
+    }
   }
 
  private:
-  // A child waiting for its lookup in the next step, or to be passed on.
+  // A child waiting for its lookup.
   struct Pending {
     std::uint64_t header[RequestQueue::kHeaderWords];
     std::uint64_t hash;
     std::uint64_t state[kMaxStateWords];
   };
-  static constexpr int kPasses = 3;  // words of a passing record before its state: position, header
 
-  void step() {
-    next_ = std::make_unique<StateTable>(plan_.state_words(i_ + 1), budget_);
-    if (!next_->reserve(table_->size())) out_of_memory(plan_, i_ + 1, d_.levels, budget_);  // sizes change gradually
-    const std::vector<std::uint64_t>& passing = passing_[i_];
-    std::size_t at = 0;  // the next passing record
-    const auto pass_on_until = [&](std::uint64_t position) {
-      while (at < passing.size() && passing[at] <= position) {
-        const std::uint64_t* r = passing.data() + at;
-        add(r + 1, r + kPasses);
-        at += kPasses + plan_.state_words(target_step(r + 1));
-      }
-    };
-    LevelNodes& nodes = d_.levels[i_];
-    const auto deliver = [&](std::uint64_t parent, bool take, int step, const std::uint64_t* state) {
-      const std::uint64_t header[RequestQueue::kHeaderWords] = {header0(parent, take), header1(i_, step)};
-      d_.max_skip = std::max(d_.max_skip, step - i_);
-      add(header, state);
-      return true;
-    };
-    for (std::uint32_t x = 0; x < table_->size(); ++x) {
-      pass_on_until(x);
-      expand(plan_, i_, nodes, x, table_->state(x), deliver);
+  StateTable& table(int step, std::uint32_t hint) {
+    if (!tables_[step]) {
+      tables_[step] = std::make_unique<StateTable>(plan_.state_words(step), budget_);
+      if (!tables_[step]->reserve(hint)) out_of_memory(plan_, step, d_.levels, budget_);  // sizes change gradually
     }
-    pass_on_until(UINT64_MAX);
-    flush();
-    std::vector<std::uint64_t>().swap(passing_[i_]);
-    table_ = std::move(next_);
+    return *tables_[step];
   }
 
-  void add(const std::uint64_t* header, const std::uint64_t* state) {
-    Pending& p = pending_[count_++];
-    std::copy(header, header + RequestQueue::kHeaderWords, p.header);
-    const int step = target_step(header);
-    std::memcpy(p.state, state, static_cast<std::size_t>(plan_.state_words(step)) * 8);
-    if (step == i_ + 1) {
-      p.hash = next_->hash(p.state);
-      next_->prefetch_slot(p.hash);
+  void step(int i) {
+    StateTable& here = *tables_[i];
+    const auto deliver = [&](std::uint64_t parent, bool take, int step, const std::uint64_t* state) {
+      Pending& p = pending_[count_++];
+      p.header[0] = header0(parent, take);
+      p.header[1] = header1(i, step);
+      copy_state(state, p.state, plan_.state_words(step));
+      StateTable& target = table(step, here.size());
+      p.hash = target.hash(p.state);
+      target.prefetch_slot(p.hash);
+      d_.max_skip = std::max(d_.max_skip, step - i);
+      return true;
+    };
+    for (std::uint32_t x = 0; x < here.size(); ++x) {
+      expand(plan_, i, d_.levels[i], x, here.state(x), deliver);
+      if (count_ + 2 > kPending) flush();
     }
-    if (count_ == kPending) flush();
+    flush();
   }
 
   void flush() {
-    for (int j = 0; j < count_; ++j)
-      if (target_step(pending_[j].header) == i_ + 1) next_->prefetch_state(pending_[j].hash);
+    for (int j = 0; j < count_; ++j) tables_[target_step(pending_[j].header)]->prefetch_state(pending_[j].hash);
     for (int j = 0; j < count_; ++j) {
       const Pending& p = pending_[j];
       const int step = target_step(p.header);
-      if (step != i_ + 1) {
-        // Meets step i+1's owner after the requests that made its nodes so far.
-        std::vector<std::uint64_t>& passing = passing_[i_ + 1];
-        passing.push_back(next_->size());
-        passing.insert(passing.end(), p.header, p.header + RequestQueue::kHeaderWords);
-        passing.insert(passing.end(), p.state, p.state + plan_.state_words(step));
-        continue;
-      }
-      const StateTable::Found f = add_state(*next_, d_.levels[i_ + 1], p.state, p.hash, budget_);
-      if (f.index == StateTable::kFull) out_of_memory(plan_, i_ + 1, d_.levels, budget_);
-      parent_slot(d_, p.header) = make_ref(i_ + 1, f.index);
+      const StateTable::Found f = add_state(*tables_[step], d_.levels[step], p.state, p.hash, budget_);
+      if (f.index == StateTable::kFull) out_of_memory(plan_, step, d_.levels, budget_);
+      parent_slot(d_, p.header) = make_ref(step, f.index);
     }
     count_ = 0;
   }
 
-  static constexpr int kPending = 4 * kBatch;
+  static constexpr int kPending = 2 * kBatch;
   const FrontierPlan& plan_;
   Diagram& d_;
   MemoryBudget& budget_;
-  std::vector<std::vector<std::uint64_t>> passing_;  // per step: position, header, state of each passing record
-  std::unique_ptr<StateTable> table_, next_;
-  int i_ = 0;
+  std::vector<std::unique_ptr<StateTable>> tables_;
   std::array<Pending, kPending> pending_;
   int count_ = 0;
 };
@@ -217,7 +203,11 @@ void relax() {
 #endif
 }
 
-// The edge-based pipeline on a team of `threads`.
+// The edge-based pipeline on a team of `threads`. Thread t owns steps t,
+// t+k, …; step j has one queue from each thread, so a child goes straight to
+// its step's owner however many steps below its parent it lies. A thread
+// about to take on step i closes its queues to steps up to i: from now on it
+// makes children only for steps below i.
 void build_edge_based(const FrontierPlan& plan, Diagram& d, MemoryBudget& budget, int threads) {
   const int m = plan.steps();
   const Root root = settled_root(plan);
@@ -226,8 +216,10 @@ void build_edge_based(const FrontierPlan& plan, Diagram& d, MemoryBudget& budget
     return;
   }
   d.root = make_ref(root.step, 0);
-  std::vector<std::unique_ptr<RequestQueue>> queues(m + 1);  // queues[i]: child states for step i and beyond
-  for (int i = 1; i < m; ++i) queues[i] = std::make_unique<RequestQueue>(budget);
+  // queues[j * threads + t]: child states for step j from thread t.
+  std::vector<std::unique_ptr<RequestQueue>> queues(static_cast<std::size_t>(m) * threads);
+  for (auto& q : queues) q = std::make_unique<RequestQueue>(budget);
+  const auto queue = [&](int step, int from) -> RequestQueue& { return *queues[std::size_t(step) * threads + from]; };
   std::atomic<bool> stop{false};
   std::atomic<int> failed_step{m};
   const auto fail = [&](int step) {
@@ -240,15 +232,20 @@ void build_edge_based(const FrontierPlan& plan, Diagram& d, MemoryBudget& budget
 #pragma omp parallel num_threads(threads)
   {
     const int k = omp_get_num_threads(), tid = omp_get_thread_num();
+    int closed_to = -1;  // this thread's queues to steps up to here are closed
+    const auto close_up_to = [&](int last) {
+      for (int j = closed_to + 1; j <= std::min(last, m - 1); ++j) queue(j, tid).close();
+      closed_to = std::max(closed_to, last);
+    };
     for (int i = tid; i < m && !stop.load(std::memory_order_relaxed); i += k) {
+      close_up_to(i);
       StateTable table(plan.state_words(i), budget);
       // This thread's previous step (i - k) is done: its size is a hint for this one's.
       bool ok = i < k || table.reserve(static_cast<std::uint32_t>(d.levels[i - k].size()));
       LevelNodes& nodes = d.levels[i];
-      RequestQueue* out = queues[i + 1].get();  // null after the last step: its children are terminals
       const auto deliver = [&](std::uint64_t parent, bool take, int step, const std::uint64_t* state) {
         max_skip[tid] = std::max(max_skip[tid], step - i);
-        return out->push(header0(parent, take), header1(i, step), state, plan.state_words(step));
+        return queue(step, tid).push(header0(parent, take), header1(i, step), state, plan.state_words(step));
       };
       const auto add_and_expand = [&](const std::uint64_t* state, std::uint64_t h, NodeRef* slot) {
         const StateTable::Found f = add_state(table, nodes, state, h, budget);
@@ -257,43 +254,40 @@ void build_edge_based(const FrontierPlan& plan, Diagram& d, MemoryBudget& budget
         return !f.inserted || expand(plan, i, nodes, f.index, state, deliver);
       };
       if (ok && i == root.step) ok = add_and_expand(root.state, table.hash(root.state), nullptr);
-      if (ok && i > 0) {
-        int idle = 0;
-        for (bool done = false; ok && !done && !stop.load(std::memory_order_relaxed);) {
-          // A batch in queue order; requests for later steps are passed on in
-          // their place, so that every queue keeps the sequential search's order.
-          const std::uint64_t* batch[kBatch];
-          std::uint64_t hash[kBatch];
-          int n = 0;
-          while (n < kBatch && (batch[n] = queues[i]->front(done)) != nullptr) {
-            const std::uint64_t* r = batch[n++];
-            queues[i]->pop(RequestQueue::kHeaderWords + plan.state_words(target_step(r)));
-          }
-          if (n == 0 && !done) {
-            if (++idle < 256) relax();
-            else std::this_thread::yield();
-            continue;
-          }
-          idle = 0;
-          for (int j = 0; j < n; ++j)
-            if (target_step(batch[j]) == i) {
-              hash[j] = table.hash(batch[j] + RequestQueue::kHeaderWords);
-              table.prefetch_slot(hash[j]);
-            }
-          for (int j = 0; j < n; ++j)
-            if (target_step(batch[j]) == i) table.prefetch_state(hash[j]);
-          for (int j = 0; ok && j < n; ++j) {
-            const std::uint64_t* r = batch[j];
-            const int step = target_step(r);
-            if (step != i) ok = out->push(r[0], r[1], r + RequestQueue::kHeaderWords, plan.state_words(step));
-            else ok = add_and_expand(r + RequestQueue::kHeaderWords, hash[j], &parent_slot(d, r));
-          }
+      // Take from the k queues in turn, a batch at a time, until all are closed and empty.
+      std::vector<char> open(k, 1);
+      int open_count = i > 0 ? k : 0, idle = 0;
+      for (int from = 0; ok && open_count > 0 && !stop.load(std::memory_order_relaxed); from = (from + 1) % k) {
+        if (!open[from]) continue;
+        RequestQueue& in = queue(i, from);
+        const std::uint64_t* batch[kBatch];
+        std::uint64_t hash[kBatch];
+        int n = 0;
+        bool done = false;
+        while (n < kBatch && (batch[n] = in.front(done)) != nullptr) {
+          in.pop(RequestQueue::kHeaderWords + plan.state_words(i));
+          hash[n] = table.hash(batch[n] + RequestQueue::kHeaderWords);
+          table.prefetch_slot(hash[n++]);
         }
-        if (ok && !stop.load()) queues[i].reset();  // drained and closed: nobody touches it again
+        if (done) open[from] = 0, --open_count;
+        if (n == 0) {
+          if (done) continue;
+          if (++idle < 256 * k) {
+            relax();
+          } else {
+            std::this_thread::yield();  // oversubscribed, or a producer far behind
+            idle = 0;
+          }
+          continue;
+        }
+        idle = 0;
+        for (int j = 0; j < n; ++j) table.prefetch_state(hash[j]);
+        for (int j = 0; ok && j < n; ++j)
+          ok = add_and_expand(batch[j] + RequestQueue::kHeaderWords, hash[j], &parent_slot(d, batch[j]));
       }
       if (!ok) fail(i);
-      if (out) out->close();
     }
+    close_up_to(m - 1);
   }
   if (stop.load()) out_of_memory(plan, failed_step.load(), d.levels, budget);
   for (int s : max_skip) d.max_skip = std::max(d.max_skip, s);

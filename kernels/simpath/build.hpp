@@ -13,13 +13,13 @@
 // before the next step starts.
 // Edge-based (EBA, Takeuchi, Kawahara, Kishimoto and Minato, WALCOM 2013):
 // thread j of k owns steps j, j+k, j+2k, …; the owner of step i takes child
-// states from its queue as they come (request_queue.hpp), merges them in its
-// own table (state_table.hpp) and expands each new node at once, sending its
-// children on to the owner of step i+1, which passes on those meant for a
-// later step. The steps form a pipeline with no locks; each queue has one
-// writer and one reader. Since each queue is read in the order it was
-// written, nodes are numbered as the sequential search numbers them: the
-// diagram is the same for any thread count.
+// states from its queues as they come (request_queue.hpp; one queue per step
+// and thread that sends to it), merges them in its own table
+// (state_table.hpp) and expands each new node at once, sending each child
+// straight to the owner of the child's step. The steps form a pipeline with
+// no locks; each queue has one writer and one reader. Nodes are numbered in
+// the order their states arrive, which depends on the threads' timing; the
+// states of each step, and so the reduced ZDD, do not.
 #pragma once
 #include <cstdint>
 #include <vector>

@@ -97,6 +97,28 @@ inline Outcome take_edge(const Step& st, Mate* w) {
   return Outcome::node;
 }
 
+// Whether taking the step's edge leaves `state` (before the step) a chance
+// of an s-t path: take_edge and leave's tests, without building the child.
+inline bool can_take(const Step& st, const Mate* state) {
+  const int u = st.u, v = st.v;
+  const int du = u < st.width ? degree(state, u) : 0, dv = v < st.width ? degree(state, v) : 0;
+  if (du == 2 || dv == 2) return false;
+  if ((du == 1 && is_terminal_end(st, u)) || (dv == 1 && is_terminal_end(st, v))) return false;
+  if (du == 1 && state[u] == v) return false;
+  const Mate a = du == 0 ? static_cast<Mate>(u) : state[u];
+  const Mate b = dv == 0 ? static_cast<Mate>(v) : state[v];
+  if ((is_s(st, a) && is_t(st, b)) || (is_t(st, a) && is_s(st, b))) {
+    for (int p = 0; p < st.width; ++p)
+      if (p != u && p != v && state[p] != p && state[p] != kInterior && !is_terminal_end(st, p)) return false;
+    return true;  // the 1-terminal
+  }
+  // A leaving end must have two edges, or s and t one, once this edge is in.
+  const auto may_leave = [&](int slot, int d) { return is_terminal_end(st, slot) ? d == 0 : d == 1; };
+  if (st.u_leaves && !may_leave(u, du)) return false;
+  if (st.v_leaves && !may_leave(v, dv)) return false;
+  return !st.last;
+}
+
 // The edge's end at `slot` leaves the frontier.
 inline bool leave(const Step& st, Mate* w, int slot) {
   const int d = degree(w, slot);
@@ -152,7 +174,7 @@ inline void compact16(const Mate* w, int work_width, int lu, int lv, Mate* out) 
 // taken or not. For Outcome::node the child state, padded with zero bytes to
 // whole words, is written to `out`, which must hold the next step's words
 // and at least 16 bytes.
-inline Outcome child(const Step& st, const Mate* state, bool take, Mate* out) {
+[[gnu::always_inline]] inline Outcome child(const Step& st, const Mate* state, bool take, Mate* out) {
   Mate w[256];
   const bool narrow = st.work_width <= 16;
   if (narrow) std::memcpy(w, state, 16);  // states are at least 16 bytes (FrontierPlan::words)

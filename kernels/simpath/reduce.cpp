@@ -31,7 +31,6 @@ namespace {
 constexpr int kParts = 64;
 // Steps with fewer nodes are reduced by one thread: a team's barriers would cost more.
 constexpr std::size_t kTeamStep = 4096;
-constexpr std::uint8_t kNoPart = 0xFF;  // the node is replaced by its lo child
 
 std::uint64_t hash_node(const ZddNode& n) {
   const std::uint64_t w[2] = {n.lo, n.hi};
@@ -87,9 +86,11 @@ Reduced reduce_and_count(const FrontierPlan& plan, Diagram& diagram, int threads
   std::vector<std::uint64_t> kept_bytes(m, 0);
   int widest_bits = 1;  // the widest count so far: the 1-terminal's
   std::vector<ZddNode> keys;
-  std::vector<std::uint8_t> part;
-  std::vector<std::uint32_t> local;
+  // buckets[t][p]: the nodes of thread t's range in partition p, ascending;
+  // ids[t][p]: their numbers within the partition. Kept apart per thread
+  // and partition, so that no two threads write to one cache line.
   std::vector<std::array<std::vector<std::uint64_t>, kParts>> buckets(threads);
+  std::vector<std::array<std::vector<std::uint32_t>, kParts>> ids(threads);
   std::vector<int> thread_bits(threads, 0);
   std::array<UniqueTable, kParts> tables;
   std::array<std::uint64_t, kParts + 1> base{};
@@ -111,11 +112,9 @@ Reduced reduce_and_count(const FrontierPlan& plan, Diagram& diagram, int threads
   const auto set_up = [&](int i, std::size_t n) {
     maps[i].assign(n, kZero);
     keys.resize(n);
-    part.resize(n);
-    local.resize(n);
     counts[i] = WideCounts(n, WideCounts::limbs_for_sum(widest_bits));
     kept_bytes[i] = n * sizeof(NodeRef) + counts[i].bytes();
-    scratch_bytes = n * (sizeof(ZddNode) + 5);
+    scratch_bytes = n * (sizeof(ZddNode) + 12);  // keys, bucket entries, ids
     if (!budget.take(scratch_bytes + kept_bytes[i])) failed_step = i;
     for (auto& b : buckets)
       for (auto& list : b) list.clear();
@@ -135,12 +134,10 @@ Reduced reduce_and_count(const FrontierPlan& plan, Diagram& diagram, int threads
       bits = std::max(bits, WideCounts::bits(count.at(x), count.limbs()));
       const ZddNode key{resolve(c.lo), resolve(c.hi)};
       if (key.hi == kZero) {
-        maps[i][x] = key.lo;
-        part[x] = kNoPart;
+        maps[i][x] = key.lo;  // zero-suppressed: the node is its lo child
       } else {
         keys[x] = key;
-        part[x] = static_cast<std::uint8_t>(part_of(hash_node(key)));
-        buckets[tid][part[x]].push_back(x);
+        buckets[tid][part_of(hash_node(key))].push_back(x);
       }
     }
     thread_bits[tid] = std::max(thread_bits[tid], bits);
@@ -150,8 +147,10 @@ Reduced reduce_and_count(const FrontierPlan& plan, Diagram& diagram, int threads
     std::size_t expected = 0;
     for (const auto& b : buckets) expected += b[p].size();
     tables[p].reset(expected);
-    for (const auto& b : buckets)
-      for (std::uint64_t x : b[p]) local[x] = tables[p].find_or_insert(keys[x]);
+    for (std::size_t t = 0; t < buckets.size(); ++t) {
+      ids[t][p].resize(buckets[t][p].size());
+      for (std::size_t k = 0; k < buckets[t][p].size(); ++k) ids[t][p][k] = tables[p].find_or_insert(keys[buckets[t][p][k]]);
+    }
   };
   const auto number = [&](int i) {
     for (int p = 0; p < kParts; ++p) base[p + 1] = base[p] + tables[p].nodes.size();
@@ -169,9 +168,11 @@ Reduced reduce_and_count(const FrontierPlan& plan, Diagram& diagram, int threads
   const auto place = [&](int i, int p) {
     std::copy(tables[p].nodes.begin(), tables[p].nodes.end(), result.zdd.levels[i].begin() + base[p]);
   };
-  const auto map_nodes = [&](int i, std::size_t begin, std::size_t end) {
-    for (std::size_t x = begin; x < end; ++x)
-      if (part[x] != kNoPart) maps[i][x] = make_ref(i, base[part[x]] + local[x]);
+  // The numbers of thread t's nodes that stay (its range, so its cache lines).
+  const auto map_nodes = [&](int i, int t) {
+    for (int p = 0; p < kParts; ++p)
+      for (std::size_t k = 0; k < buckets[t][p].size(); ++k)
+        maps[i][buckets[t][p][k]] = make_ref(i, base[p] + ids[t][p][k]);
   };
 
   // Read before any step is released: every thread must take the same branches.
@@ -196,7 +197,7 @@ Reduced reduce_and_count(const FrontierPlan& plan, Diagram& diagram, int threads
           }
           if (failed_step < 0) {
             for (int p = 0; p < kParts; ++p) place(i, p);
-            map_nodes(i, 0, n);
+            map_nodes(i, tid);
           }
           budget.give(scratch_bytes);
         }
@@ -215,7 +216,7 @@ Reduced reduce_and_count(const FrontierPlan& plan, Diagram& diagram, int threads
       if (failed_step >= 0) break;
 #pragma omp for schedule(dynamic, 1)
       for (int p = 0; p < kParts; ++p) place(i, p);
-      map_nodes(i, begin, end);
+      map_nodes(i, tid);
 #pragma omp barrier
 #pragma omp single
       budget.give(scratch_bytes);

@@ -2,7 +2,7 @@
 //
 // The edge-based parallel search (Takeuchi et al.) gives step i to thread
 // i mod k: the owner of step i sends each child state, with the node waiting
-// for it, to the owner of step i+1. One producer and one consumer per queue,
+// for it, to the owner of the child's step. One producer and one consumer per queue,
 // so a block list with release/acquire counters is enough: no locks, no
 // compare-and-swap. Unbounded, so a producer never waits for its consumer.
 // Records are a two-word header and a state, whose length the consumer
@@ -47,7 +47,12 @@ class RequestQueue {
     std::uint64_t* r = tail_->words + tail_count_;
     r[0] = h0;
     r[1] = h1;
-    std::memcpy(r + kHeaderWords, state, static_cast<std::size_t>(state_words) * 8);
+    if (state_words == 2) {
+      r[2] = state[0];
+      r[3] = state[1];
+    } else {
+      std::memcpy(r + kHeaderWords, state, static_cast<std::size_t>(state_words) * 8);
+    }
     tail_count_ += words;
     tail_->count.store(tail_count_, std::memory_order_release);
     return true;
