@@ -197,9 +197,12 @@ class SequentialSearch {
   int count_ = 0;
 };
 
+// Waits a little before polling an empty queue again. Polling flat out kept
+// the producer's count line in the consumer's cache, and every publish then
+// had to take it back: the pipeline ran no faster than one thread.
 void relax() {
 #if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
+  for (int i = 0; i < 64; ++i) __builtin_ia32_pause();
 #endif
 }
 
@@ -232,6 +235,7 @@ void build_edge_based(const FrontierPlan& plan, Diagram& d, MemoryBudget& budget
 #pragma omp parallel num_threads(threads)
   {
     const int k = omp_get_num_threads(), tid = omp_get_thread_num();
+    int my_max_skip = 1;  // written to max_skip at the end: a shared line written per child would bounce
     int closed_to = -1;  // this thread's queues to steps up to here are closed
     const auto close_up_to = [&](int last) {
       for (int j = closed_to + 1; j <= std::min(last, m - 1); ++j) queue(j, tid).close();
@@ -244,7 +248,7 @@ void build_edge_based(const FrontierPlan& plan, Diagram& d, MemoryBudget& budget
       bool ok = i < k || table.reserve(static_cast<std::uint32_t>(d.levels[i - k].size()));
       LevelNodes& nodes = d.levels[i];
       const auto deliver = [&](std::uint64_t parent, bool take, int step, const std::uint64_t* state) {
-        max_skip[tid] = std::max(max_skip[tid], step - i);
+        my_max_skip = std::max(my_max_skip, step - i);
         return queue(step, tid).push(header0(parent, take), header1(i, step), state, plan.state_words(step));
       };
       const auto add_and_expand = [&](const std::uint64_t* state, std::uint64_t h, NodeRef* slot) {
@@ -272,7 +276,7 @@ void build_edge_based(const FrontierPlan& plan, Diagram& d, MemoryBudget& budget
         if (done) open[from] = 0, --open_count;
         if (n == 0) {
           if (done) continue;
-          if (++idle < 256 * k) {
+          if (++idle < 64 * k) {
             relax();
           } else {
             std::this_thread::yield();  // oversubscribed, or a producer far behind
@@ -282,12 +286,14 @@ void build_edge_based(const FrontierPlan& plan, Diagram& d, MemoryBudget& budget
         }
         idle = 0;
         for (int j = 0; j < n; ++j) table.prefetch_state(hash[j]);
-        for (int j = 0; ok && j < n; ++j)
+        for (int j = 0; ok && j < n; ++j) {
           ok = add_and_expand(batch[j] + RequestQueue::kHeaderWords, hash[j], &parent_slot(d, batch[j]));
+        }
       }
       if (!ok) fail(i);
     }
     close_up_to(m - 1);
+    max_skip[tid] = my_max_skip;
   }
   if (stop.load()) out_of_memory(plan, failed_step.load(), d.levels, budget);
   for (int s : max_skip) d.max_skip = std::max(d.max_skip, s);

@@ -70,8 +70,10 @@ class LevelNodes {
     return chunks_[c][offset];
   }
 
-  std::array<std::unique_ptr<NodeChildren[]>, kChunks> chunks_{};
-  std::uint64_t size_ = 0;
+  // Each on its own cache lines: the owner bumps size_ at every node while
+  // other threads read the chunk pointers of this and neighbouring steps.
+  alignas(64) std::array<std::unique_ptr<NodeChildren[]>, kChunks> chunks_{};
+  alignas(64) std::uint64_t size_ = 0;
 };
 
 }  // namespace ulibc::simpath
