@@ -17,7 +17,6 @@
 #pragma once
 #include <cstdint>
 #include <cstring>
-#include <emmintrin.h>
 #include <vector>
 
 #include "simpath/path_problem.hpp"
@@ -70,38 +69,64 @@ enum class Outcome : std::uint8_t { zero, one, node };
 
 namespace detail {
 
-inline int degree(const Mate* w, int slot) { return w[slot] == slot ? 0 : w[slot] == kInterior ? 2 : 1; }
+// The working mates, read and written through get/set: bytes in memory for
+// any width, or, for at most 16 slots, one 128-bit value kept in registers
+// (writing bytes and reading them back as a vector stalled every child).
+struct ByteMates {
+  Mate* w;
+  Mate get(int p) const { return w[p]; }
+  void set(int p, Mate m) { w[p] = m; }
+};
+struct ByteView {
+  const Mate* w;
+  Mate get(int p) const { return w[p]; }
+};
+struct PackedMates {
+  unsigned __int128 x;
+  Mate get(int p) const { return static_cast<Mate>(x >> (8 * p)); }
+  void set(int p, Mate m) {
+    x = (x & ~(static_cast<unsigned __int128>(0xFF) << (8 * p))) | (static_cast<unsigned __int128>(m) << (8 * p));
+  }
+};
+
+template <class Mates>
+int degree(const Mates& w, int slot) {
+  const Mate m = w.get(slot);
+  return m == slot ? 0 : m == kInterior ? 2 : 1;
+}
 inline bool is_s(const Step& st, Mate end) { return end == kToS || end == st.s_slot; }
 inline bool is_t(const Step& st, Mate end) { return end == kToT || end == st.t_slot; }
 inline bool is_terminal_end(const Step& st, int slot) { return slot == st.s_slot || slot == st.t_slot; }
 
 // Adds edge {u, v} to the working mates.
-inline Outcome take_edge(const Step& st, Mate* w) {
+template <class Mates>
+Outcome take_edge(const Step& st, Mates& w) {
   const int u = st.u, v = st.v;
   const int du = degree(w, u), dv = degree(w, v);
   if (du == 2 || dv == 2) return Outcome::zero;
   if ((du == 1 && is_terminal_end(st, u)) || (dv == 1 && is_terminal_end(st, v))) return Outcome::zero;
-  if (du == 1 && w[u] == v) return Outcome::zero;  // u and v end the same piece: a cycle
-  const Mate a = du == 0 ? static_cast<Mate>(u) : w[u];  // the far ends of the joined piece
-  const Mate b = dv == 0 ? static_cast<Mate>(v) : w[v];
-  if (du == 1) w[u] = kInterior;
-  if (dv == 1) w[v] = kInterior;
+  if (du == 1 && w.get(u) == v) return Outcome::zero;  // u and v end the same piece: a cycle
+  const Mate a = du == 0 ? static_cast<Mate>(u) : w.get(u);  // the far ends of the joined piece
+  const Mate b = dv == 0 ? static_cast<Mate>(v) : w.get(v);
+  if (du == 1) w.set(u, kInterior);
+  if (dv == 1) w.set(v, kInterior);
   if ((is_s(st, a) && is_t(st, b)) || (is_t(st, a) && is_s(st, b))) {
     // The s-t path is whole: a path only if no other piece is open.
     for (int p = 0; p < st.work_width; ++p)
-      if (w[p] != p && w[p] != kInterior && !is_terminal_end(st, p)) return Outcome::zero;
+      if (w.get(p) != p && w.get(p) != kInterior && !is_terminal_end(st, p)) return Outcome::zero;
     return Outcome::one;
   }
-  if (a < kMaxFrontier) w[a] = b;
-  if (b < kMaxFrontier) w[b] = a;
+  if (a < kMaxFrontier) w.set(a, b);
+  if (b < kMaxFrontier) w.set(b, a);
   return Outcome::node;
 }
 
 // Whether taking the step's edge leaves `state` (before the step) a chance
 // of an s-t path: take_edge and leave's tests, without building the child.
 inline bool can_take(const Step& st, const Mate* state) {
+  const ByteView w{state};
   const int u = st.u, v = st.v;
-  const int du = u < st.width ? degree(state, u) : 0, dv = v < st.width ? degree(state, v) : 0;
+  const int du = u < st.width ? degree(w, u) : 0, dv = v < st.width ? degree(w, v) : 0;
   if (du == 2 || dv == 2) return false;
   if ((du == 1 && is_terminal_end(st, u)) || (dv == 1 && is_terminal_end(st, v))) return false;
   if (du == 1 && state[u] == v) return false;
@@ -120,17 +145,27 @@ inline bool can_take(const Step& st, const Mate* state) {
 }
 
 // The edge's end at `slot` leaves the frontier.
-inline bool leave(const Step& st, Mate* w, int slot) {
+template <class Mates>
+bool leave(const Step& st, Mates& w, int slot) {
   const int d = degree(w, slot);
   if (!is_terminal_end(st, slot)) return d != 1;
   if (d != 1) return false;
-  w[w[slot]] = slot == st.s_slot ? kToS : kToT;  // the partner is a slot: s-t pieces ended at the 1
+  w.set(w.get(slot), slot == st.s_slot ? kToS : kToT);  // the partner is a slot: s-t pieces ended at the 1
   return true;
 }
 
-}  // namespace detail
-
-namespace detail {
+// Takes the edge if asked and drops the leaving ends; Outcome::node when the
+// mates still stand for a state.
+template <class Mates>
+Outcome decide(const Step& st, Mates& w, bool take) {
+  if (take) {
+    const Outcome o = take_edge(st, w);
+    if (o != Outcome::node) return o;
+  }
+  if (st.u_leaves && !leave(st, w, st.u)) return Outcome::zero;
+  if (st.v_leaves && !leave(st, w, st.v)) return Outcome::zero;
+  return st.last ? Outcome::zero : Outcome::node;
+}
 
 // The working mates without the leaving slots lu and lv (255: none), slot
 // numbers above them moved down, into `out`, zero-padded to whole words.
@@ -144,27 +179,29 @@ inline void compact(const Step& st, const Mate* w, int lu, int lv, Mate* out) {
   std::memset(out + q, 0, static_cast<std::size_t>(FrontierPlan::words(q)) * 8 - q);
 }
 
-// The same for a working layout of at most 16 slots, as one SSE2 vector
-// (x86-64's baseline): the search spends much of its time here.
-inline void compact16(const Mate* w, int work_width, int lu, int lv, Mate* out) {
-  const __m128i bias = _mm_set1_epi8(static_cast<char>(0x80));  // unsigned compares as signed
-  const __m128i m = _mm_loadu_si128(reinterpret_cast<const __m128i*>(w));
-  const __m128i mb = _mm_xor_si128(m, bias);
-  const __m128i above_lu = _mm_cmpgt_epi8(mb, _mm_set1_epi8(static_cast<char>(lu ^ 0x80)));
-  const __m128i above_lv = _mm_cmpgt_epi8(mb, _mm_set1_epi8(static_cast<char>(lv ^ 0x80)));
-  const __m128i code = _mm_cmpgt_epi8(mb, _mm_set1_epi8(static_cast<char>((kMaxFrontier - 1) ^ 0x80)));
-  const __m128i moved = _mm_add_epi8(m, _mm_andnot_si128(code, _mm_add_epi8(above_lu, above_lv)));  // -1 per mask
-  unsigned __int128 x;
-  std::memcpy(&x, &moved, sizeof x);
+// The same for at most 16 slots packed in x, with bytewise arithmetic on the
+// whole value: slot numbers are below 16 and codes at least 128, so no byte
+// carries into the next.
+inline void compact_packed(unsigned __int128 x, int work_width, int lu, int lv, Mate* out) {
+  using u128 = unsigned __int128;
+  constexpr std::uint64_t kLow = 0x0101010101010101ull, kHigh = 0x8080808080808080ull;
+  const u128 ones = (static_cast<u128>(kLow) << 64) | kLow, highs = (static_cast<u128>(kHigh) << 64) | kHigh;
+  const u128 codes = ((x & highs) >> 7) * 0xFF;  // 0xFF in each code byte
+  const u128 slots = x & ~codes;
+  // One in each byte holding a slot number above `gone` (< 16).
+  const auto above = [&](int gone) -> u128 {
+    return gone < 16 ? ((slots + ones * static_cast<unsigned>(127 - gone)) & highs) >> 7 : 0;
+  };
+  x -= above(lu) + above(lv);
   const auto drop = [&x](int p) {
     if (p >= 16) return;
-    const unsigned __int128 below = (static_cast<unsigned __int128>(1) << (8 * p)) - 1;
+    const u128 below = (static_cast<u128>(1) << (8 * p)) - 1;
     x = p == 15 ? (x & below) : (x & below) | ((x >> (8 * (p + 1))) << (8 * p));
   };
   drop(std::max(lu, lv));  // the higher first, so the lower stays where it is
   drop(std::min(lu, lv));
   const int q = work_width - (lu < 255) - (lv < 255);
-  if (q < 16) x &= (static_cast<unsigned __int128>(1) << (8 * q)) - 1;
+  if (q < 16) x &= (static_cast<u128>(1) << (8 * q)) - 1;
   std::memcpy(out, &x, sizeof x);
 }
 
@@ -175,22 +212,22 @@ inline void compact16(const Mate* w, int work_width, int lu, int lv, Mate* out) 
 // whole words, is written to `out`, which must hold the next step's words
 // and at least 16 bytes.
 [[gnu::always_inline]] inline Outcome child(const Step& st, const Mate* state, bool take, Mate* out) {
-  Mate w[256];
-  const bool narrow = st.work_width <= 16;
-  if (narrow) std::memcpy(w, state, 16);  // states are at least 16 bytes (FrontierPlan::words)
-  else std::memcpy(w, state, st.width);
-  for (int p = st.width; p < st.work_width; ++p) w[p] = static_cast<Mate>(p);
-  if (take) {
-    const Outcome o = detail::take_edge(st, w);
-    if (o != Outcome::node) return o;
-  }
-  if (st.u_leaves && !detail::leave(st, w, st.u)) return Outcome::zero;
-  if (st.v_leaves && !detail::leave(st, w, st.v)) return Outcome::zero;
-  if (st.last) return Outcome::zero;
   const int lu = st.u_leaves ? st.u : 255, lv = st.v_leaves ? st.v : 255;
-  if (narrow) detail::compact16(w, st.work_width, lu, lv, out);
-  else detail::compact(st, w, lu, lv, out);
-  return Outcome::node;
+  if (st.work_width <= 16) {
+    detail::PackedMates w{};
+    std::memcpy(&w.x, state, 16);  // states are at least 16 bytes (FrontierPlan::words), zero-padded
+    for (int p = st.width; p < st.work_width; ++p) w.set(p, static_cast<Mate>(p));
+    const Outcome o = detail::decide(st, w, take);
+    if (o == Outcome::node) detail::compact_packed(w.x, st.work_width, lu, lv, out);
+    return o;
+  }
+  Mate bytes[256];
+  std::memcpy(bytes, state, st.width);
+  for (int p = st.width; p < st.work_width; ++p) bytes[p] = static_cast<Mate>(p);
+  detail::ByteMates w{bytes};
+  const Outcome o = detail::decide(st, w, take);
+  if (o == Outcome::node) detail::compact(st, bytes, lu, lv, out);
+  return o;
 }
 
 }  // namespace ulibc::simpath
