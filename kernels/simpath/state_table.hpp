@@ -7,6 +7,7 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 #include "simpath/memory_budget.hpp"
@@ -43,10 +44,10 @@ class StateTable {
     if (size_ != 0) return grow_to(slots);
     slots_.assign(slots, 0);
     shift_ = 64 - std::countr_zero(slots);
-    arena_.reserve(static_cast<std::size_t>(n) * words_);
+    if (!reallocate_arena(static_cast<std::size_t>(n) * words_)) return false;
     return account();
   }
-  const std::uint64_t* state(std::uint32_t index) const { return arena_.data() + std::size_t{index} * words_; }
+  const std::uint64_t* state(std::uint32_t index) const { return arena_.get() + std::size_t{index} * words_; }
 
   struct Found {
     std::uint32_t index;
@@ -76,13 +77,13 @@ class StateTable {
       const std::uint64_t slot = slots_[i];
       if (slot == 0) {
         if (!reserve_arena()) return {kFull, false};
-        std::memcpy(arena_.data() + std::size_t{size_} * words_, state, static_cast<std::size_t>(words_) * 8);
+        copy_words(state, arena_.get() + std::size_t{size_} * words_);
         slots_[i] = tag | (std::uint64_t{size_} + 1);
         return {size_++, true};
       }
       if ((slot & ~0xFFFFFFFFull) == tag) {
         const auto index = static_cast<std::uint32_t>((slot & 0xFFFFFFFF) - 1);
-        if (std::memcmp(this->state(index), state, static_cast<std::size_t>(words_) * 8) == 0) return {index, false};
+        if (equal_words(this->state(index), state)) return {index, false};
       }
     }
   }
@@ -91,14 +92,15 @@ class StateTable {
   void release() {
     budget_->give(accounted_);
     accounted_ = 0;
-    std::vector<std::uint64_t>().swap(arena_);
+    arena_.reset();
+    arena_capacity_ = 0;
     std::vector<std::uint64_t>().swap(slots_);
     size_ = 0;
   }
 
  private:
   bool account() {
-    const std::uint64_t now = (arena_.capacity() + slots_.capacity()) * 8;
+    const std::uint64_t now = (arena_capacity_ + slots_.capacity()) * 8;
     if (now > accounted_) {
       const bool ok = budget_->take(now - accounted_);
       accounted_ = now;
@@ -108,16 +110,30 @@ class StateTable {
     accounted_ = now;
     return true;
   }
+  // Room for one more state. The arena is not a vector: growing one zeroes
+  // what it adds, and every word is written anyway.
   bool reserve_arena() {
     const std::size_t need = (std::size_t{size_} + 1) * words_;
-    if (need <= arena_.capacity()) {
-      arena_.resize(need);
-      return true;
-    }
+    if (need <= arena_capacity_) return true;
     if (size_ >= 0xFFFFFFF0u) return false;
-    arena_.reserve(std::max<std::size_t>(need, 2 * arena_.capacity()));
-    arena_.resize(need);
+    return reallocate_arena(std::max<std::size_t>(need, 2 * arena_capacity_));
+  }
+  bool reallocate_arena(std::size_t words) {
+    if (words <= arena_capacity_) return true;
+    std::unique_ptr<std::uint64_t[]> bigger(new std::uint64_t[words]);
+    if (size_ > 0) std::memcpy(bigger.get(), arena_.get(), std::size_t{size_} * words_ * 8);
+    arena_ = std::move(bigger);
+    arena_capacity_ = words;
     return account();
+  }
+  // Most states are two words: inline copies and compares beat calls to memcpy and memcmp.
+  void copy_words(const std::uint64_t* from, std::uint64_t* to) const {
+    if (words_ == 2) to[0] = from[0], to[1] = from[1];
+    else std::memcpy(to, from, static_cast<std::size_t>(words_) * 8);
+  }
+  bool equal_words(const std::uint64_t* a, const std::uint64_t* b) const {
+    if (words_ == 2) return a[0] == b[0] && a[1] == b[1];
+    return std::memcmp(a, b, static_cast<std::size_t>(words_) * 8) == 0;
   }
   bool grow() { return grow_to(std::max<std::size_t>(64, 2 * slots_.size())); }
   bool grow_to(std::size_t slots) {
@@ -141,7 +157,8 @@ class StateTable {
   int words_;
   MemoryBudget* budget_;
   std::uint64_t accounted_ = 0;
-  std::vector<std::uint64_t> arena_;  // size_ states
+  std::unique_ptr<std::uint64_t[]> arena_;  // size_ states
+  std::size_t arena_capacity_ = 0;          // words
   std::vector<std::uint64_t> slots_;  // 0 empty, else the hash's high half | index + 1
   int shift_ = 64;                    // 64 - log2(slots)
   std::uint32_t size_ = 0;
