@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "expect_error.hpp"
 #include "simpath/edge_order.hpp"
 #include "simpath/frontier.hpp"
 #include "simpath/sample.hpp"
@@ -304,17 +305,7 @@ PathProblem clique_chain(int blocks, int k) {
   return graph_problem(input, 0, static_cast<Vertex>(input.vertices - 1), "clique chain");
 }
 
-// The message of the Error(input) that `f` throws ("" and a failure if none).
-std::string input_error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::input) << e.what();
-    return e.what();
-  }
-  ADD_FAILURE() << "no error";
-  return "";
-}
+using ulibc::testing::input_error_of;
 
 #define EXPECT_CONTAINS(text, needle) EXPECT_NE(std::string(text).find(needle), std::string::npos) << (text)
 
@@ -350,7 +341,7 @@ TEST(Simpath, RandomGraphsMatchBruteForceForEveryPair) {
         for (p.s = 0; p.s < n; ++p.s)
           for (p.t = 0; p.t < n; ++p.t) {
             if (p.s == p.t) continue;
-            SCOPED_TRACE(testing::Message() << "n " << n << " density " << density << " s " << p.s << " t " << p.t);
+            SCOPED_TRACE(::testing::Message() << "n " << n << " density " << density << " s " << p.s << " t " << p.t);
             const std::string want = std::to_string(brute_force_paths(p));
             for (EdgeOrder order : {EdgeOrder::bfs, EdgeOrder::greedy, EdgeOrder::input})
               ASSERT_EQ(count_of(p, 1, order), want);
@@ -401,7 +392,7 @@ TEST(Simpath, RectangularGridsAreSymmetricAndMatchBruteForce) {
   };
   for (const Shape& g : {Shape{1, 1, true}, Shape{1, 6, true}, Shape{2, 3, true}, Shape{2, 7, true},
                          Shape{3, 4, true}, Shape{3, 5, true}, Shape{4, 6, false}, Shape{3, 9, false}}) {
-    SCOPED_TRACE(testing::Message() << g.rows << "x" << g.cols);
+    SCOPED_TRACE(::testing::Message() << g.rows << "x" << g.cols);
     const PathProblem a = grid_problem(g.rows, g.cols), b = grid_problem(g.cols, g.rows);
     EXPECT_EQ(a.vertices, (g.rows + 1) * (g.cols + 1));
     EXPECT_EQ(a.edges.size(), static_cast<std::size_t>(g.rows * (g.cols + 1) + g.cols * (g.rows + 1)));
@@ -427,7 +418,7 @@ TEST(Simpath, GridsWithOtherEndsMatchBruteForce) {
     for (Vertex s = 0; s < g.vertices; ++s)
       for (Vertex t = 0; t < g.vertices; ++t) {
         if (s == t) continue;
-        SCOPED_TRACE(testing::Message() << rows << "x" << cols << " s " << s << " t " << t);
+        SCOPED_TRACE(::testing::Message() << rows << "x" << cols << " s " << s << " t " << t);
         const PathProblem p = with_ends(g, s, t);
         const std::string want = std::to_string(brute_force_paths(p));
         ASSERT_EQ(count_of(p), want);
@@ -439,7 +430,7 @@ TEST(Simpath, GridsWithOtherEndsMatchBruteForce) {
   const PathProblem g = grid_problem(4, 4);
   for (auto [s, t] : {std::pair{0, 1}, std::pair{1, 0}, std::pair{0, 5}, std::pair{12, 13}, std::pair{0, 12},
                       std::pair{12, 24}, std::pair{12, 0}, std::pair{4, 20}, std::pair{6, 18}, std::pair{24, 0}}) {
-    SCOPED_TRACE(testing::Message() << "4x4 s " << s << " t " << t);
+    SCOPED_TRACE(::testing::Message() << "4x4 s " << s << " t " << t);
     const PathProblem p = with_ends(g, s, t);
     const std::string want = std::to_string(brute_force_paths(p));
     EXPECT_EQ(count_of(p), want);
@@ -478,7 +469,7 @@ TEST(Simpath, ZddIsReducedAndCountsItself) {
     for (EdgeOrder order : kOrders) {
       if (k >= small && order == EdgeOrder::input) continue;
       const PathProblem& p = ps[k];
-      SCOPED_TRACE(testing::Message() << p.name << " s " << p.s << " t " << p.t << " " << edge_order_name(order));
+      SCOPED_TRACE(::testing::Message() << p.name << " s " << p.s << " t " << p.t << " " << edge_order_name(order));
       const Result r = solve(p, {.order = order});
       // The order used: the one asked for, or for automatic the narrowest.
       if (order != EdgeOrder::automatic) {
@@ -510,7 +501,7 @@ TEST(Simpath, ZddSetsAreExactlyTheSimplePathsAndTheDiagramIsCanonical) {
   for (const PathProblem& p : small_problems()) {
     if (p.edges.size() > 64) continue;
     for (EdgeOrder order : kOrders) {
-      SCOPED_TRACE(testing::Message() << p.name << " s " << p.s << " t " << p.t << " " << edge_order_name(order));
+      SCOPED_TRACE(::testing::Message() << p.name << " s " << p.s << " t " << p.t << " " << edge_order_name(order));
       const Result r = solve(p, {.order = order});
       const std::vector<std::uint64_t> want = brute_force_path_sets(p, r.zdd.edges);
       const std::vector<std::uint64_t> got = zdd_sets(r.zdd);
@@ -572,7 +563,7 @@ TEST(Simpath, ParallelSearchGivesTheSequentialZdd) {
       const Result one = solve(p, {.order = order, .threads = 1});
       for (int threads : {2, 3, 4, 7}) {
         if (order == EdgeOrder::greedy && (threads == 3 || threads == 4)) continue;  // time
-        SCOPED_TRACE(testing::Message() << p.name << " " << edge_order_name(order) << " threads " << threads);
+        SCOPED_TRACE(::testing::Message() << p.name << " " << edge_order_name(order) << " threads " << threads);
         const Result r = solve(p, {.order = order, .threads = threads});
         EXPECT_EQ(r.count, one.count);
         EXPECT_EQ(r.states, one.states);
@@ -966,7 +957,7 @@ TEST(Simpath, PathVerticesRefusesWhatIsNotAPathFromS) {
       {{{0, 1}, {1, 2}, {3, 4}, {4, 5}, {5, 3}}, 0},
   };
   for (const auto& [edges, s] : bad) {
-    SCOPED_TRACE(testing::Message() << edges.size() << " edges from " << s);
+    SCOPED_TRACE(::testing::Message() << edges.size() << " edges from " << s);
     input_error_of([&] { path_vertices(edges, s); });
   }
 }

@@ -1,5 +1,6 @@
 // expect_error.hpp — the one way the tests check a refusal: f throws a
-// ulibc::Error of kind input whose message contains `needle`.
+// ulibc::Error of kind input whose message contains `needle`, or whose whole
+// message the test then examines.
 #pragma once
 #include <gtest/gtest.h>
 
@@ -18,6 +19,18 @@ inline void expect_input_error(const std::function<void()>& f, const std::string
     EXPECT_EQ(e.kind(), ulibc::ErrorKind::input) << e.what();
     EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
   }
+}
+
+// The message of the Error(input) that f throws; "" and a test failure when none.
+inline std::string input_error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const ulibc::Error& e) {
+    EXPECT_EQ(e.kind(), ulibc::ErrorKind::input) << e.what();
+    return e.what();
+  }
+  ADD_FAILURE() << "no error";
+  return "";
 }
 
 }  // namespace ulibc::testing

@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "expect_error.hpp"
 #include "fake_sysfs.hpp"
 #include "ulibc/error.hpp"
 #include "ulibc/memory.hpp"
@@ -55,18 +56,7 @@ bool aligned(const void* p, std::size_t to) { return reinterpret_cast<std::uintp
 
 bool contains(const std::string& text, const std::string& needle) { return text.find(needle) != std::string::npos; }
 
-// The message of the Error(input) `f` must throw; "" (and a failure) otherwise.
-template <class F>
-std::string input_error_of(F f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::input) << e.what();
-    return e.what();
-  }
-  ADD_FAILURE() << "no error";
-  return "";
-}
+using ulibc::testing::input_error_of;
 
 // The live kernel's settings, read here independently of the library.
 std::string read_file(const std::string& path) {
