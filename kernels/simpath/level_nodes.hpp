@@ -45,6 +45,14 @@ class LevelNodes {
     return true;
   }
 
+  // Bytes the chunks take.
+  std::uint64_t bytes() const {
+    std::uint64_t n = 0;
+    for (int c = 0; c < kChunks; ++c)
+      if (chunks_[c]) n += (std::uint64_t{kFirstChunk} << c) * sizeof(NodeChildren);
+    return n;
+  }
+
   // Frees the nodes, returning their bytes to `budget`.
   void release(MemoryBudget& budget) {
     for (int c = 0; c < kChunks; ++c)

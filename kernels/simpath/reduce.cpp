@@ -31,6 +31,9 @@ namespace {
 constexpr int kParts = 64;
 // Steps with fewer nodes are reduced by one thread: a team's barriers would cost more.
 constexpr std::size_t kTeamStep = 4096;
+// The search's steps are freed as the ZDD grows: their memory is handed back
+// to the kernel every so often, or the process would hold both whole.
+constexpr std::uint64_t kReleaseEvery = std::uint64_t{64} << 20;
 
 std::uint64_t hash_node(const ZddNode& n) {
   const std::uint64_t w[2] = {n.lo, n.hi};
@@ -95,6 +98,7 @@ Reduced reduce_and_count(const FrontierPlan& plan, Diagram& diagram, int threads
   std::array<UniqueTable, kParts> tables;
   std::array<std::uint64_t, kParts + 1> base{};
   std::uint64_t scratch_bytes = 0;
+  std::uint64_t released_bytes = 0;  // of the search's nodes, since the heap was last trimmed
   int failed_step = -1;
 
   const auto resolve = [&](NodeRef r) { return is_terminal(r) ? r : maps[ref_step(r)][ref_index(r)]; };
@@ -157,7 +161,9 @@ Reduced reduce_and_count(const FrontierPlan& plan, Diagram& diagram, int threads
     if (!budget.take(base[kParts] * sizeof(ZddNode))) failed_step = i;
     result.zdd.levels[i].resize(base[kParts]);
     for (int bits : thread_bits) widest_bits = std::max(widest_bits, bits);
+    released_bytes += diagram.levels[i].bytes();
     diagram.levels[i].release(budget);
+    if (released_bytes >= kReleaseEvery) release_free_heap(), released_bytes = 0;
     // Steps beyond i + max_skip have no parent left above them.
     if (const int gone = i + diagram.max_skip; gone < m && counts[gone].limbs() > 0) {
       std::vector<NodeRef>().swap(maps[gone]);

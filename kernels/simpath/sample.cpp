@@ -15,6 +15,7 @@ namespace ulibc::simpath {
 using boost::multiprecision::cpp_int;
 
 std::vector<std::vector<PathEdge>> sample_sets(const Zdd& zdd, int k, std::uint64_t seed) {
+  if (k <= 0) return {};  // counting every node's sets costs memory like the ZDD's own
   // Every node's count; children lie on later steps, so count from the last step up.
   std::vector<std::vector<cpp_int>> card(zdd.levels.size());
   const auto count = [&](NodeRef r) -> const cpp_int& {

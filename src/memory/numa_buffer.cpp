@@ -417,6 +417,7 @@ MemPolicy memory_policy(const void* addr) { return os::policy_at(addr); }
 std::size_t page_size() { return os::base_page_size(); }
 std::uint64_t available_memory() { return os::available_memory(); }
 std::uint64_t peak_resident_memory() { return os::peak_resident_memory(); }
+void release_free_heap() { os::release_free_heap(); }
 
 std::size_t page_granule(PageKind kind) {
   switch (kind) {

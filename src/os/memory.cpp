@@ -3,6 +3,7 @@
 #include <numaif.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <malloc.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -190,6 +191,8 @@ std::uint64_t peak_resident_memory() {
   if (::getrusage(RUSAGE_SELF, &usage) != 0) return 0;
   return static_cast<std::uint64_t>(usage.ru_maxrss) * 1024;  // Linux counts KiB
 }
+
+void release_free_heap() { ::malloc_trim(0); }
 
 std::optional<std::uint64_t> free_huge_pages(int node, std::size_t huge_bytes) {
   return read_count("/sys/devices/system/node/node" + std::to_string(node) + "/hugepages/" + pool_dir(huge_bytes) +

@@ -55,6 +55,8 @@ std::size_t default_huge_page_size();
 std::uint64_t available_memory();
 // The process's resident high-water mark (getrusage ru_maxrss), in bytes.
 std::uint64_t peak_resident_memory();
+// Returns the C allocator's free pages to the kernel (glibc's malloc_trim).
+void release_free_heap();
 std::optional<std::uint64_t> free_huge_pages(int node, std::size_t huge_bytes);
 struct HugePool {
   std::uint64_t free = 0;
