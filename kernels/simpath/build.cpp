@@ -28,16 +28,6 @@ static_assert(kBatch <= RequestQueue::kMinBlockRecords);
 const Mate* bytes(const std::uint64_t* words) { return reinterpret_cast<const Mate*>(words); }
 Mate* bytes(std::uint64_t* words) { return reinterpret_cast<Mate*>(words); }
 
-// Most states are two words; a call to memcpy of a variable size costs more than the copy.
-void copy_state(const std::uint64_t* from, std::uint64_t* to, int words) {
-  if (words == 2) {
-    to[0] = from[0];
-    to[1] = from[1];
-  } else {
-    std::memcpy(to, from, static_cast<std::size_t>(words) * 8);
-  }
-}
-
 // Where a node of `state` before step `step` ends up once zero-suppressed:
 // while the step's edge cannot be taken, the node is its own lo child. On
 // Outcome::node, `step` and `state` are the node's.
@@ -48,7 +38,7 @@ Outcome settle(const FrontierPlan& plan, int& step, std::uint64_t* state) {
     const Outcome o = child(plan.step(step), bytes(state), false, bytes(next));
     if (o != Outcome::node) return o;
     ++step;
-    copy_state(next, state, plan.state_words(step));
+    copy_words(next, state, plan.state_words(step));
   }
 }
 
@@ -162,7 +152,7 @@ class SequentialSearch {
       Pending& p = pending_[count_++];
       p.header[0] = header0(parent, take);
       p.header[1] = header1(i, step);
-      copy_state(state, p.state, plan_.state_words(step));
+      copy_words(state, p.state, plan_.state_words(step));
       StateTable& target = table(step, here.size());
       p.hash = target.hash(p.state);
       target.prefetch_slot(p.hash);

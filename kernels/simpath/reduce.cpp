@@ -13,7 +13,7 @@
 #include <boost/multiprecision/cpp_int.hpp>
 #include <fmt/format.h>
 
-#include "simpath/state_table.hpp"
+#include "simpath/state_words.hpp"
 #include "simpath/wide_count.hpp"
 #include "ulibc/error.hpp"
 #include "ulibc/memory.hpp"

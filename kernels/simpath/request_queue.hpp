@@ -16,6 +16,7 @@
 #include <cstring>
 
 #include "simpath/memory_budget.hpp"
+#include "simpath/state_words.hpp"
 
 namespace ulibc::simpath {
 
@@ -54,12 +55,7 @@ class RequestQueue {
     std::uint64_t* r = tail_->words + tail_count_;
     r[0] = h0;
     r[1] = h1;
-    if (state_words == 2) {
-      r[2] = state[0];
-      r[3] = state[1];
-    } else {
-      std::memcpy(r + kHeaderWords, state, static_cast<std::size_t>(state_words) * 8);
-    }
+    copy_words(state, r + kHeaderWords, state_words);
     tail_count_ += words;
     if (++unpublished_ == kPublishEvery) publish();
     return true;

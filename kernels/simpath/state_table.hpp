@@ -11,19 +11,9 @@
 #include <vector>
 
 #include "simpath/memory_budget.hpp"
+#include "simpath/state_words.hpp"
 
 namespace ulibc::simpath {
-
-inline std::uint64_t hash_words(const std::uint64_t* w, int words) {
-  std::uint64_t h = 0x243F6A8885A308D3ull ^ static_cast<std::uint64_t>(words);
-  for (int i = 0; i < words; ++i) {
-    h ^= w[i];
-    h *= 0x9E3779B97F4A7C15ull;
-    h ^= h >> 29;
-  }
-  h *= 0xBF58476D1CE4E5B9ull;
-  return h ^ (h >> 31);
-}
 
 class StateTable {
  public:
@@ -77,13 +67,13 @@ class StateTable {
       const std::uint64_t slot = slots_[i];
       if (slot == 0) {
         if (!reserve_arena()) return {kFull, false};
-        copy_words(state, arena_.get() + std::size_t{size_} * words_);
+        copy_words(state, arena_.get() + std::size_t{size_} * words_, words_);
         slots_[i] = tag | (std::uint64_t{size_} + 1);
         return {size_++, true};
       }
       if ((slot & ~0xFFFFFFFFull) == tag) {
         const auto index = static_cast<std::uint32_t>((slot & 0xFFFFFFFF) - 1);
-        if (equal_words(this->state(index), state)) return {index, false};
+        if (equal_words(this->state(index), state, words_)) return {index, false};
       }
     }
   }
@@ -125,15 +115,6 @@ class StateTable {
     arena_ = std::move(bigger);
     arena_capacity_ = words;
     return account();
-  }
-  // Most states are two words: inline copies and compares beat calls to memcpy and memcmp.
-  void copy_words(const std::uint64_t* from, std::uint64_t* to) const {
-    if (words_ == 2) to[0] = from[0], to[1] = from[1];
-    else std::memcpy(to, from, static_cast<std::size_t>(words_) * 8);
-  }
-  bool equal_words(const std::uint64_t* a, const std::uint64_t* b) const {
-    if (words_ == 2) return a[0] == b[0] && a[1] == b[1];
-    return std::memcmp(a, b, static_cast<std::size_t>(words_) * 8) == 0;
   }
   bool grow() { return grow_to(std::max<std::size_t>(64, 2 * slots_.size())); }
   bool grow_to(std::size_t slots) {
