@@ -327,7 +327,9 @@ TEST(Simpath, GridCountsMatchOeis) {
                             "182413291514248049241470885236"};
   for (int cells = 1; cells <= 11; ++cells) {
     SCOPED_TRACE(cells);
-    EXPECT_EQ(count_of(grid_problem(cells, cells)), expected[cells - 1]);
+    EXPECT_EQ(count_of(grid_problem(cells, cells), 1, EdgeOrder::automatic), expected[cells - 1]);
+    // Simpath's own order makes 2.6x the nodes (diagonals): the smaller grids only, for the suite's time.
+    if (cells <= 9) EXPECT_EQ(count_of(grid_problem(cells, cells), 1, EdgeOrder::bfs), expected[cells - 1]);
   }
 }
 
