@@ -36,6 +36,11 @@ struct Result {
   double order_seconds = 0, build_seconds = 0, reduce_seconds = 0;
   std::uint64_t peak_bytes = 0;  // the most the search held at once, by its own count
   double seconds() const { return order_seconds + build_seconds + reduce_seconds; }
+  std::uint64_t total_states() const {
+    std::uint64_t n = 0;
+    for (std::uint64_t s : states) n += s;
+    return n;
+  }
 };
 
 // Error(input) for a problem out of reach: a frontier too wide for a state,

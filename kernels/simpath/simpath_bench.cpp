@@ -144,11 +144,9 @@ class SimpathBench final : public BenchKernel {
     if (!agree) r.check = fmt::format("the repetitions disagree: {} and {}", counts.front(), counts.back());
     else if (known == nullptr) r.check = fmt::format("{} paths (no reference; repetitions agree)", counts[0]);
     else r.check = fmt::format("{} paths{}", counts[0], r.valid ? " = OEIS A007764" : fmt::format(", OEIS A007764 says {}", known));
-    std::uint64_t states = 0;
-    for (auto n : last.states) states += n;
     r.details = {{"count", last.count},
                  {"order", simpath::edge_order_name(last.order)},
-                 {"states", states},
+                 {"states", last.total_states()},
                  {"zdd_nodes", last.zdd.size()},
                  {"max_frontier", last.max_frontier},
                  {"search_peak_bytes", last.peak_bytes}};

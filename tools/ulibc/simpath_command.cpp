@@ -72,8 +72,6 @@ void print_levels(const simpath::Result& r) {
 
 nlohmann::ordered_json result_json(const PathProblem& p, const std::string& notes, const Mapping& map,
                                    const simpath::Result& r, const std::vector<std::vector<graph::Vertex>>& samples) {
-  std::uint64_t states = 0;
-  for (auto n : r.states) states += n;
   std::vector<std::uint64_t> nodes;
   for (const auto& l : r.zdd.levels) nodes.push_back(l.size());
   return {{"graph", p.name},
@@ -87,7 +85,7 @@ nlohmann::ordered_json result_json(const PathProblem& p, const std::string& note
           {"order", simpath::edge_order_name(r.order)},
           {"max_frontier", r.max_frontier},
           {"count", r.count},
-          {"states", states},
+          {"states", r.total_states()},
           {"zdd_nodes", r.zdd.size()},
           {"seconds", {{"total", r.seconds()}, {"order", r.order_seconds}, {"build", r.build_seconds},
                        {"reduce", r.reduce_seconds}}},
@@ -129,8 +127,6 @@ void run_simpath(const SimpathOptions& o) {
     print_json(result_json(problem, notes, map, r, samples));
     return;
   }
-  std::uint64_t states = 0;
-  for (auto n : r.states) states += n;
   fmt::print("{}{}: {} vertices, {} edges, s = {}, t = {}\n", notes, problem.name, problem.vertices,
              problem.edges.size(), problem.s, problem.t);
   fmt::print("edge order {}{}: frontier up to {} vertices\n", simpath::edge_order_name(r.order),
@@ -138,7 +134,7 @@ void run_simpath(const SimpathOptions& o) {
   fmt::print("{} thread{} ({}{}); search {}\n", map.size(), map.size() == 1 ? "" : "s", map.policy().name(),
              binding.bound ? "" : ", not bound: " + binding.reason, map.size() == 1 ? "sequential" : "edge-based (EBA)");
   fmt::print("search {:.3f} s: {} states; reduce and count {:.3f} s: {} ZDD nodes; total {:.3f} s\n",
-             r.build_seconds, states, r.reduce_seconds, r.zdd.size(), r.seconds());
+             r.build_seconds, r.total_states(), r.reduce_seconds, r.zdd.size(), r.seconds());
   fmt::print("memory: {} held by the search at most, {} resident at peak\n", format_bytes(r.peak_bytes),
              format_bytes(peak_resident_memory()));
   print_levels(r);
