@@ -3,6 +3,7 @@
 #include "epcc/epcc.hpp"
 #include "harness/bench_kernel.hpp"
 #include "simpath/simpath_bench.hpp"
+#include "sssp/sssp_bench.hpp"
 #include "stream/stream.hpp"
 #include "zblas/zblas.hpp"
 
@@ -15,6 +16,7 @@ std::vector<std::unique_ptr<BenchKernel>> all_kernels() {
   kernels.push_back(make_zblas_bench());
   kernels.push_back(make_bfs_bench());
   kernels.push_back(make_simpath_bench());
+  kernels.push_back(make_sssp_bench());
   return kernels;
 }
 

@@ -1,12 +1,13 @@
-// bench_main.cpp — `ulibc-bench`, which `ulibc bench|tune|simpath …` hands over to: the
+// bench_main.cpp — `ulibc-bench`, which `ulibc bench|tune|simpath|sssp …` hands over to: the
 // commands that run the OpenMP kernels (see commands.hpp for why apart).
 #include <array>
 
 #include "commands.hpp"
 
 int main(int argc, char** argv) {
-  constexpr std::array<ulibc::cli::CommandFactory, 3> kCommands = {
-      ulibc::cli::add_bench_command, ulibc::cli::add_tune_command, ulibc::cli::add_simpath_command};
+  constexpr std::array<ulibc::cli::CommandFactory, 4> kCommands = {
+      ulibc::cli::add_bench_command, ulibc::cli::add_tune_command, ulibc::cli::add_simpath_command,
+      ulibc::cli::add_sssp_command};
   return ulibc::cli::cli_main(argc, argv, kCommands,
-                              "ulibc bench / tune / simpath: ULIBC's kernels under every affinity policy and thread count.");
+                              "ulibc bench / tune / simpath / sssp: ULIBC's kernels under every affinity policy and thread count.");
 }

@@ -5,8 +5,8 @@
 // so adding a subcommand is one new file and one table entry. The commands
 // live in two programs: `ulibc` (topology, map, run) stays free of OpenMP,
 // whose runtime would read OMP_* variables and pin the process as it starts
-// (ruining `ulibc run`); `ulibc-bench` (bench, tune, simpath) runs the OpenMP
-// kernels, and `ulibc bench|tune|simpath …` hands over to it.
+// (ruining `ulibc run`); `ulibc-bench` (bench, tune, simpath, sssp) runs the
+// OpenMP kernels, and `ulibc bench|tune|simpath|sssp …` hands over to it.
 #pragma once
 #include <functional>
 #include <span>
@@ -39,6 +39,7 @@ Command add_run_command(CLI::App& parent);
 Command add_bench_command(CLI::App& parent);
 Command add_tune_command(CLI::App& parent);
 Command add_simpath_command(CLI::App& parent);
+Command add_sssp_command(CLI::App& parent);
 
 // The body of both programs' main: parses argv against `factories`' commands,
 // runs the chosen one and returns the exit code (0, 1 or 2).

@@ -1,4 +1,4 @@
-// main.cpp — `ulibc`: topology, map and run here; bench, tune and simpath are handed
+// main.cpp — `ulibc`: topology, map and run here; bench, tune, simpath and sssp are handed
 // to the companion program ulibc-bench (see commands.hpp for why).
 #include <unistd.h>
 
@@ -35,7 +35,7 @@ int hand_over(char** argv) {
 int main(int argc, char** argv) {
   if (argc > 1) {
     const std::string_view command = argv[1];
-    if (command == "bench" || command == "tune" || command == "simpath") return hand_over(argv);
+    if (command == "bench" || command == "tune" || command == "simpath" || command == "sssp") return hand_over(argv);
   }
   return ulibc::cli::cli_main(
       argc, argv, kCommands,
@@ -45,5 +45,6 @@ int main(int argc, char** argv) {
       "Also:\n"
       "  bench                       Run a kernel under each policy and thread count: table, CSV, JSON, plot\n"
       "  tune                        Measure every policy on a kernel and name the fastest at each thread count\n"
-      "  simpath                     Count the simple s-t paths of a graph exactly (ZDD, parallel EBA)");
+      "  simpath                     Count the simple s-t paths of a graph exactly (ZDD, parallel EBA)\n"
+      "  sssp                        Shortest paths on road graphs (DIMACS files or generated): checksums, queries/s");
 }

@@ -1,0 +1,57 @@
+// sssp/dijkstra.cpp — Dijkstra's algorithm, once for both queues.
+#include "sssp/dijkstra.hpp"
+
+#include <algorithm>
+
+namespace ulibc::sssp {
+namespace {
+
+void insert(BinaryHeap& heap, Distance key, Vertex v) { heap.push_or_decrease(key, v); }
+void insert(RadixHeap& heap, Distance key, Vertex v) { heap.push(key, v); }
+
+constexpr Vertex kNoTarget = -1;
+
+}  // namespace
+
+std::string to_string(Queue q) { return q == Queue::binary_heap ? "binary-heap" : "radix-heap"; }
+
+Dijkstra::Dijkstra(Vertex vertices, Queue queue) : queue_(queue) {
+  if (queue == Queue::binary_heap) binary_ = std::make_unique<BinaryHeap>(vertices);
+  else radix_ = std::make_unique<RadixHeap>();
+}
+
+void Dijkstra::run(const GraphView& g, Vertex source, std::span<Distance> dist) {
+  if (queue_ == Queue::binary_heap) search(*binary_, g, source, kNoTarget, dist);
+  else search(*radix_, g, source, kNoTarget, dist);
+}
+
+Distance Dijkstra::distance(const GraphView& g, Vertex source, Vertex target, std::span<Distance> dist) {
+  if (queue_ == Queue::binary_heap) search(*binary_, g, source, target, dist);
+  else search(*radix_, g, source, target, dist);
+  return dist[static_cast<std::size_t>(target)];
+}
+
+template <class Heap>
+void Dijkstra::search(Heap& heap, const GraphView& g, Vertex source, Vertex target, std::span<Distance> dist) {
+  std::fill(dist.begin(), dist.end(), kUnreached);
+  heap.reset();
+  dist[static_cast<std::size_t>(source)] = 0;
+  insert(heap, 0, source);
+  while (!heap.empty()) {
+    const auto [d, u] = heap.pop();
+    // A radix heap keeps an entry per improvement: only the last is current.
+    if (d != dist[static_cast<std::size_t>(u)]) continue;
+    if (u == target) return;
+    for (const graph::Arc& a : g.out(u)) {
+      const Distance nd = d + a.weight;
+      Distance& dv = dist[static_cast<std::size_t>(a.head)];
+      if (nd < dv) {
+        dv = nd;
+        insert(heap, nd, a.head);
+        __builtin_prefetch(g.arcs + g.offsets[a.head]);
+      }
+    }
+  }
+}
+
+}  // namespace ulibc::sssp
