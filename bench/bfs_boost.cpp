@@ -50,8 +50,9 @@
 #include <CLI/CLI.hpp>
 #include <boost/graph/breadth_first_search.hpp>
 #include <boost/graph/compressed_sparse_row_graph.hpp>
-#include <boost/version.hpp>
 #include <nlohmann/json.hpp>
+
+#include "peer_process.hpp"
 
 #include "graph/builder.hpp"
 #include "graph/edge_io.hpp"
@@ -122,20 +123,6 @@ std::vector<long long> read_root_file(const std::string& path) {
   return roots;
 }
 
-std::string boost_version() {
-  return std::to_string(BOOST_VERSION / 100000) + "." + std::to_string(BOOST_VERSION / 100 % 1000) + "." +
-         std::to_string(BOOST_VERSION % 100);
-}
-
-// The process's peak resident set, VmHWM: of this program alone (getrusage's
-// ru_maxrss would also count what the parent held when it forked us).
-long long peak_rss_bytes() {
-  std::ifstream status("/proc/self/status");
-  for (std::string line; std::getline(status, line);)
-    if (line.rfind("VmHWM:", 0) == 0) return std::stoll(line.substr(6)) * 1024;  // in kB
-  return -1;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -189,13 +176,13 @@ int main(int argc, char** argv) {
     const long long graph_bytes = (n + 1) * static_cast<long long>(sizeof(ArcIndex)) +
                                   static_cast<long long>(arcs) * static_cast<long long>(sizeof(VertexId));
     const long long state_bytes = n * static_cast<long long>(sizeof(VertexId)) + (n + 3) / 4;
-    nlohmann::ordered_json out = {{"peer", "boost-graph " + boost_version()},
+    nlohmann::ordered_json out = {{"peer", "boost-graph " + ulibc::bench_peers::boost_version()},
                                   {"vertices", n},
                                   {"input_edges", input_edges},
                                   {"arcs", arcs},
                                   {"graph_bytes", graph_bytes},
                                   {"state_bytes", state_bytes},
-                                  {"peak_rss_bytes", peak_rss_bytes()},
+                                  {"peak_rss_bytes", ulibc::bench_peers::peak_rss_bytes()},
                                   {"searches", searches}};
     std::printf("%s\n", out.dump(1).c_str());
     return 0;

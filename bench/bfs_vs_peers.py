@@ -72,18 +72,17 @@ import argparse
 import json
 import os
 import re
-import shlex
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
-import time
 
-# Compiled with GAP's Makefile flags into the work directory (never into this repository).
-GAP_CXX = "g++"
-GAP_FLAGS = ["-std=c++11", "-O3", "-Wall", "-fopenmp"]
+sys.dont_write_bytecode = True  # importing peers_common leaves no __pycache__ in the source tree
+from peers_common import (COMMANDS, GAP_DRIVER_HELPERS, build_gap_driver, gap_launch, machine_lines,
+                          print_commands, run)
+
+# Compiled with GAP's Makefile flags into the work directory (peers_common.build_gap_driver).
 DRIVER_SOURCE = r'''// gap_bfs_roots.cc -- GAP's bfs, unchanged, with the roots given in a file.
 // Includes GAP's src/bfs.cc verbatim (its main() renamed away) and does what
 // GAP's BenchmarkKernel (src/benchmark.h) does for each trial -- a Timer
@@ -101,16 +100,10 @@ DRIVER_SOURCE = r'''// gap_bfs_roots.cc -- GAP's bfs, unchanged, with the roots 
 #include <cstring>
 #include <fstream>
 #include <string>
+#include <vector>
 #include <omp.h>
 
-static long long vm_hwm_bytes() {
-  std::ifstream status("/proc/self/status");
-  std::string line;
-  while (std::getline(status, line))
-    if (line.compare(0, 6, "VmHWM:") == 0) return std::atoll(line.c_str() + 6) * 1024;
-  return -1;
-}
-
+@GAP_DRIVER_HELPERS@
 int main(int argc, char* argv[]) {
   if (argc < 3 || argc > 4 || (argc == 4 && std::strcmp(argv[3], "-v") != 0)) {
     std::fprintf(stderr, "usage: %s GRAPH.sg ROOTS.txt [-v]\n", argv[0]);
@@ -139,13 +132,7 @@ int main(int argc, char* argv[]) {
       return 2;
     }
 
-  // Where the OpenMP threads run (OMP_PLACES / OMP_PROC_BIND set by the launcher).
-  std::vector<int> cpus(omp_get_max_threads(), -1);
-  #pragma omp parallel
-  cpus[omp_get_thread_num()] = sched_getcpu();
-  std::printf("Threads: %zu  CPUs:", cpus.size());
-  for (int c : cpus) std::printf(" %d", c);
-  std::printf("  proc_bind: %d\n", static_cast<int>(omp_get_proc_bind()));
+  print_thread_cpus();  // where the OpenMP threads run
 
   // GAP's CSR: an index of n+1 pointers into one array of 32-bit neighbours
   // (an undirected graph stores its out-arcs only; in_neigh is out_neigh).
@@ -170,47 +157,7 @@ int main(int argc, char* argv[]) {
   std::printf("Peak RSS: %lld\n", vm_hwm_bytes());
   return 0;
 }
-'''
-
-COMMANDS = []  # every command run, for the report
-
-
-TIME = "/usr/bin/time"  # GNU time (Debian package time): the peak RSS of the program alone
-
-
-def run(cmd):
-    """Run cmd; return (stdout, its peak RSS in bytes, seconds); exit on failure.
-
-    The peak RSS comes from GNU time's %M where /usr/bin/time exists: the
-    program's own high-water mark, after a fork from the small `time`
-    process. Without it, from wait4's ru_maxrss, which Linux lets include the
-    RSS this Python process had when it forked the program (some 10-20 MB).
-    """
-    cmd = [str(c) for c in cmd]
-    COMMANDS.append(" ".join(shlex.quote(c) for c in cmd))
-    with tempfile.NamedTemporaryFile("r", suffix=".rss") as rss_file:
-        timed = os.access(TIME, os.X_OK)
-        full = [TIME, "-f", "%M", "-o", rss_file.name] + cmd if timed else cmd
-        t0 = time.monotonic()
-        proc = subprocess.Popen(full, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        # The pipes are read on threads: communicate() would reap the child before wait4 gets its rusage.
-        out, err = [], []
-        readers = [threading.Thread(target=lambda f, sink: sink.append(f.read()), args=(pipe, sink))
-                   for pipe, sink in ((proc.stdout, out), (proc.stderr, err))]
-        for t in readers:
-            t.start()
-        _, status, usage = os.wait4(proc.pid, 0)
-        for t in readers:
-            t.join()
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        seconds = time.monotonic() - t0
-        if proc.returncode != 0:
-            sys.exit(f"failed ({proc.returncode}): {COMMANDS[-1]}\n{''.join(err)[-3000:]}")
-        rss = usage.ru_maxrss * 1024
-        if timed:
-            lines = rss_file.read().split()
-            rss = int(lines[-1]) * 1024 if lines and lines[-1].isdigit() else rss
-    return "".join(out), rss, seconds
+'''.replace("@GAP_DRIVER_HELPERS@", GAP_DRIVER_HELPERS)
 
 
 def harmonic_teps(seconds_by_root, edges_by_root):
@@ -247,7 +194,7 @@ def run_ulibc(args, scale, roots=None, write_graph=None, graph_file=None):
 
 
 def run_gap(args, gap_driver, sg, roots_file, roots):
-    launch = [args.ulibc, "run", "--policy", "compact", "-n", args.threads, "--"]
+    launch = gap_launch(args.ulibc, args.threads)
     if args.gap_mode == "driver":
         out, rss, _ = run(launch + [gap_driver, sg, roots_file])
         seconds = {int(m.group(1)): float(m.group(2))
@@ -293,31 +240,7 @@ def prepare_gap_graph(args, el, sg, vertices):
 
 
 def build_driver(args, workdir):
-    src = os.path.join(workdir, "gap_bfs_roots.cc")
-    exe = os.path.join(workdir, "gap_bfs_roots")
-    with open(src, "w") as f:
-        f.write(DRIVER_SOURCE)
-    run([GAP_CXX] + GAP_FLAGS + ["-I", os.path.join(args.gap, "src"), src, "-o", exe])
-    return exe
-
-
-def machine_lines(args):
-    lines = []
-    lscpu = subprocess.run(["lscpu"], capture_output=True, text=True).stdout
-    def get(key):
-        match = re.search(r"^" + re.escape(key) + r":\s*(.*)$", lscpu, re.M)
-        return match.group(1) if match else "?"
-    memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
-    lines.append(f"machine: {get('Model name')}, {get('Socket(s)')} socket(s), {get('Core(s) per socket')} "
-                 f"core(s) per socket, {get('Thread(s) per core')} thread(s) per core, "
-                 f"{get('NUMA node(s)')} NUMA node(s), {memory:.0f} GiB")
-    cc = subprocess.run([GAP_CXX, "--version"], capture_output=True, text=True).stdout.splitlines()
-    lines.append(f"compiler: {cc[0] if cc else '?'}")
-    if os.path.isdir(os.path.join(args.gap, ".git")):
-        commit = subprocess.run(["git", "-C", args.gap, "log", "-1", "--format=%H %cs"], capture_output=True,
-                                text=True).stdout.strip()
-        lines.append(f"GAP: {args.gap} at {commit}, built with `make bfs converter` ({GAP_CXX} {' '.join(GAP_FLAGS)})")
-    return lines
+    return build_gap_driver(args.gap, workdir, "gap_bfs_roots", DRIVER_SOURCE)
 
 
 def mib(x):
@@ -352,7 +275,7 @@ def main():
     os.makedirs(workdir, exist_ok=True)
 
     print(f"# {' '.join(sys.argv)}")
-    for line in machine_lines(args):
+    for line in machine_lines(args.gap, "built with `make bfs converter`"):
         print(f"# {line}")
     sys.stdout.flush()
     gap_driver = build_driver(args, workdir) if args.gap_mode == "driver" else None
@@ -445,12 +368,7 @@ def main():
     print()
     if rows:
         print(f"# Boost: {rows[0]['boost_version']}")
-    print("# commands:")
-    seen = set()
-    for c in COMMANDS:
-        if c not in seen:
-            seen.add(c)
-            print(f"#   {c}")
+    print_commands()
     if not args.workdir and not args.keep:
         shutil.rmtree(workdir, ignore_errors=True)
 
