@@ -20,9 +20,9 @@ Dijkstra::Dijkstra(Vertex vertices, Queue queue) : queue_(queue) {
   else radix_ = std::make_unique<RadixHeap>();
 }
 
-void Dijkstra::run(const GraphView& g, Vertex source, std::span<Distance> dist) {
-  if (queue_ == Queue::binary_heap) search(*binary_, g, source, kNoTarget, dist);
-  else search(*radix_, g, source, kNoTarget, dist);
+Reach Dijkstra::run(const GraphView& g, Vertex source, std::span<Distance> dist) {
+  return queue_ == Queue::binary_heap ? search(*binary_, g, source, kNoTarget, dist)
+                                      : search(*radix_, g, source, kNoTarget, dist);
 }
 
 Distance Dijkstra::distance(const GraphView& g, Vertex source, Vertex target, std::span<Distance> dist) {
@@ -32,17 +32,22 @@ Distance Dijkstra::distance(const GraphView& g, Vertex source, Vertex target, st
 }
 
 template <class Heap>
-void Dijkstra::search(Heap& heap, const GraphView& g, Vertex source, Vertex target, std::span<Distance> dist) {
+Reach Dijkstra::search(Heap& heap, const GraphView& g, Vertex source, Vertex target, std::span<Distance> dist) {
   std::fill(dist.begin(), dist.end(), kUnreached);
   heap.reset();
+  Reach r;
   dist[static_cast<std::size_t>(source)] = 0;
   insert(heap, 0, source);
   while (!heap.empty()) {
     const auto [d, u] = heap.pop();
     // A radix heap keeps an entry per improvement: only the last is current.
     if (d != dist[static_cast<std::size_t>(u)]) continue;
-    if (u == target) return;
-    for (const graph::Arc& a : g.out(u)) {
+    if (u == target) break;
+    const std::span<const graph::Arc> arcs = g.out(u);
+    r.checksum += d;
+    ++r.vertices;
+    r.arcs += static_cast<EdgeIndex>(arcs.size());
+    for (const graph::Arc& a : arcs) {
       const Distance nd = d + a.weight;
       Distance& dv = dist[static_cast<std::size_t>(a.head)];
       if (nd < dv) {
@@ -52,6 +57,8 @@ void Dijkstra::search(Heap& heap, const GraphView& g, Vertex source, Vertex targ
       }
     }
   }
+  r.checksum &= kChecksumMask;
+  return r;
 }
 
 }  // namespace ulibc::sssp

@@ -12,6 +12,7 @@
 #include "graph/weighted_graph.hpp"
 #include "sssp/binary_heap.hpp"
 #include "sssp/radix_heap.hpp"
+#include "sssp/verify.hpp"
 
 namespace ulibc::sssp {
 
@@ -31,7 +32,9 @@ class Dijkstra {
 
   // dist[v] := the length of a shortest path from source to v, kUnreached
   // where there is none. dist has g.vertices entries; source is a vertex.
-  void run(const GraphView& g, Vertex source, std::span<Distance> dist);
+  // Returns reach(g, dist), summed as each vertex is settled (each exactly
+  // once, its distance and arcs in hand): no second pass over the arrays.
+  Reach run(const GraphView& g, Vertex source, std::span<Distance> dist);
 
   // The length of a shortest source -> target path (kUnreached: none),
   // stopping as soon as target is settled (a DIMACS .p2p query). dist is
@@ -43,7 +46,7 @@ class Dijkstra {
 
  private:
   template <class Heap>
-  void search(Heap& heap, const GraphView& g, Vertex source, Vertex target, std::span<Distance> dist);
+  Reach search(Heap& heap, const GraphView& g, Vertex source, Vertex target, std::span<Distance> dist);
 
   Queue queue_;
   // Only the chosen one is made: a binary heap's index is 4 bytes per vertex.

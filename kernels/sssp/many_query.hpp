@@ -43,7 +43,7 @@ struct QueryRecord {
 
 struct ManyQueryResult {
   std::vector<QueryRecord> queries;  // in the order of the sources
-  double seconds = 0;                // the whole batch, wall clock, checksums included
+  double seconds = 0;                // the whole batch, wall clock (each search sums its checksum as it goes)
   std::size_t graph_bytes = 0;       // of the copies made (0: the graph itself was read)
   int graph_copies = 0;
   std::string note;                  // how placement fell back (no huge pages, ...), "" when none

@@ -12,7 +12,6 @@ namespace ulibc::sssp {
 using graph::kUnreached;
 
 Reach reach(const GraphView& g, std::span<const Distance> dist) {
-  // Unsigned sums wrap modulo 2^64, a multiple of 2^62: reducing once at the end is exact.
   Reach r;
   for (Vertex v = 0; v < g.vertices; ++v) {
     if (dist[static_cast<std::size_t>(v)] == kUnreached) continue;
@@ -20,7 +19,7 @@ Reach reach(const GraphView& g, std::span<const Distance> dist) {
     ++r.vertices;
     r.arcs += g.offsets[v + 1] - g.offsets[v];
   }
-  r.checksum &= (std::uint64_t{1} << 62) - 1;
+  r.checksum &= kChecksumMask;
   return r;
 }
 

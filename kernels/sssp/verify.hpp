@@ -24,6 +24,9 @@ struct Reach {
   bool operator==(const Reach&) const = default;
 };
 Reach reach(const GraphView& g, std::span<const Distance> dist);
+// The checksum's modulus 2^62 as a mask: unsigned sums wrap modulo 2^64, a
+// multiple of 2^62, so masking once at the end is exact.
+constexpr std::uint64_t kChecksumMask = (std::uint64_t{1} << 62) - 1;
 
 // Dijkstra as a textbook writes it (std::priority_queue, lazy deletion),
 // sharing no code with the kernels: the reference they are tested against.

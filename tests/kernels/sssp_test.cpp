@@ -38,9 +38,12 @@ WeightedGraph random_graph(std::mt19937_64& rng, Vertex n, std::int64_t m, Weigh
   return graph::build_weighted(list);
 }
 
+// Dijkstra's distances, after checking the summary it sums while settling
+// against the one computed from the array.
 std::vector<Distance> dijkstra_distances(const WeightedGraph& g, Vertex s, Queue q) {
   std::vector<Distance> dist(static_cast<std::size_t>(g.vertices()));
-  Dijkstra(g.vertices(), q).run(g.view(), s, dist);
+  const Reach r = Dijkstra(g.vertices(), q).run(g.view(), s, dist);
+  EXPECT_EQ(r, reach(g.view(), dist)) << to_string(q) << " from " << s;
   return dist;
 }
 
