@@ -52,7 +52,7 @@
 #include <boost/graph/compressed_sparse_row_graph.hpp>
 #include <nlohmann/json.hpp>
 
-#include "peer_process.hpp"
+#include "boost_peer.hpp"
 
 #include "graph/builder.hpp"
 #include "graph/edge_io.hpp"
@@ -66,40 +66,12 @@ using Graph = boost::compressed_sparse_row_graph<boost::directedS, boost::no_pro
                                                  boost::no_property, VertexId, ArcIndex>;
 constexpr VertexId kNone = std::numeric_limits<VertexId>::max();
 
-// The arcs of ULIBC's CSR graph in order, as the (source, target) pairs
-// BGL's edges_are_sorted constructor reads in one pass.
-class ArcIterator {
- public:
-  using iterator_category = std::input_iterator_tag;
-  using value_type = std::pair<VertexId, VertexId>;
-  using difference_type = std::ptrdiff_t;
-  using pointer = const value_type*;
-  using reference = const value_type&;
-
-  ArcIterator(const ulibc::graph::CsrGraph& g, ArcIndex arc) : g_(&g), arc_(arc) { settle(); }
-  reference operator*() const { return arc_value_; }
-  pointer operator->() const { return &arc_value_; }  // BGL reads ei->first, ei->second
-  ArcIterator& operator++() {
-    ++arc_;
-    settle();
-    return *this;
-  }
-  bool operator==(const ArcIterator& o) const { return arc_ == o.arc_; }
-  bool operator!=(const ArcIterator& o) const { return arc_ != o.arc_; }
-
- private:
-  void settle() {  // find the row holding arc_, if there is one
-    const auto& start = g_->offsets();
-    const std::size_t n = start.size() - 1;
-    if (arc_ >= static_cast<ArcIndex>(g_->arcs())) return;
-    while (source_ < n && static_cast<ArcIndex>(start[source_ + 1]) <= arc_) ++source_;
-    arc_value_ = {source_, static_cast<VertexId>(g_->neighbour_array()[arc_])};
-  }
-  const ulibc::graph::CsrGraph* g_;
-  ArcIndex arc_;
-  VertexId source_ = 0;
-  value_type arc_value_{};
+struct HeadOf {
+  const ulibc::graph::CsrGraph* g;
+  VertexId operator()(ArcIndex arc) const { return static_cast<VertexId>(g->neighbour_array()[arc]); }
 };
+using ArcIterator = ulibc::bench_peers::CsrArcIterator<VertexId, ArcIndex, HeadOf>;
+
 
 std::vector<long long> read_root_file(const std::string& path) {
   std::ifstream in(path);
@@ -139,7 +111,7 @@ int main(int argc, char** argv) {
     return rc == 0 ? 0 : 2;
   }
 
-  try {
+  return ulibc::bench_peers::run_reporting_errors("ulibc_bench_bfs_boost", [&] {
     std::vector<long long> roots = roots_path.empty() ? root_options : read_root_file(roots_path);
     if (roots.empty()) throw ulibc::input_error("no roots: give --roots FILE or --root V");
 
@@ -155,7 +127,8 @@ int main(int argc, char** argv) {
     ulibc::graph::CsrGraph rows = ulibc::graph::build_undirected(input, 1);
     input = {};  // the tuples are no longer needed: free them before BGL copies the rows
     const auto arcs = static_cast<ArcIndex>(rows.arcs());
-    Graph g(boost::edges_are_sorted, ArcIterator(rows, 0), ArcIterator(rows, arcs), static_cast<VertexId>(n),
+    Graph g(boost::edges_are_sorted, ArcIterator(rows.offsets(), 0, {&rows}),
+            ArcIterator(rows.offsets(), arcs, {&rows}), static_cast<VertexId>(n),
             arcs);
     rows = {};
 
@@ -186,11 +159,5 @@ int main(int argc, char** argv) {
                                   {"searches", searches}};
     std::printf("%s\n", out.dump(1).c_str());
     return 0;
-  } catch (const ulibc::Error& e) {
-    std::fprintf(stderr, "ulibc_bench_bfs_boost: %s\n", e.what());
-    return e.kind() == ulibc::ErrorKind::input ? 2 : 1;
-  } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "ulibc_bench_bfs_boost: out of memory\n");
-    return 1;
-  }
+  });
 }

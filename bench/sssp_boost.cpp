@@ -70,7 +70,7 @@
 #include <boost/iterator/transform_iterator.hpp>
 #include <nlohmann/json.hpp>
 
-#include "peer_process.hpp"
+#include "boost_peer.hpp"
 
 #include "graph/dimacs_io.hpp"
 #include "graph/weighted_graph.hpp"
@@ -88,40 +88,12 @@ using Graph = boost::compressed_sparse_row_graph<boost::directedS, boost::no_pro
 constexpr Distance kInfinity = std::numeric_limits<Distance>::max();  // BGL's default infinity
 constexpr std::uint64_t kChecksumMask = (std::uint64_t{1} << 62) - 1;
 
-// The arcs of ULIBC's CSR graph in order, as the (tail, head) pairs BGL's
-// edges_are_sorted constructor reads in one pass.
-class ArcIterator {
- public:
-  using iterator_category = std::input_iterator_tag;
-  using value_type = std::pair<VertexId, VertexId>;
-  using difference_type = std::ptrdiff_t;
-  using pointer = const value_type*;
-  using reference = const value_type&;
-
-  ArcIterator(const ulibc::graph::WeightedGraph& g, ArcIndex arc) : g_(&g), arc_(arc) { settle(); }
-  reference operator*() const { return arc_value_; }
-  pointer operator->() const { return &arc_value_; }  // BGL reads ei->first, ei->second
-  ArcIterator& operator++() {
-    ++arc_;
-    settle();
-    return *this;
-  }
-  bool operator==(const ArcIterator& o) const { return arc_ == o.arc_; }
-  bool operator!=(const ArcIterator& o) const { return arc_ != o.arc_; }
-
- private:
-  void settle() {  // find the row holding arc_, if there is one
-    const auto& start = g_->offsets();
-    const std::size_t n = start.size() - 1;
-    if (arc_ >= static_cast<ArcIndex>(g_->arc_count())) return;
-    while (tail_ < n && static_cast<ArcIndex>(start[tail_ + 1]) <= arc_) ++tail_;
-    arc_value_ = {tail_, static_cast<VertexId>(g_->arcs()[arc_].head)};
-  }
-  const ulibc::graph::WeightedGraph* g_;
-  ArcIndex arc_;
-  VertexId tail_ = 0;
-  value_type arc_value_{};
+struct HeadOf {
+  const ulibc::graph::WeightedGraph* g;
+  VertexId operator()(ArcIndex arc) const { return static_cast<VertexId>(g->arcs()[arc].head); }
 };
+using ArcIterator = ulibc::bench_peers::CsrArcIterator<VertexId, ArcIndex, HeadOf>;
+
 
 struct ArcWeight {
   Weight operator()(const ulibc::graph::Arc& a) const { return a.weight; }
@@ -168,7 +140,7 @@ int main(int argc, char** argv) {
     return rc == 0 ? 0 : 2;
   }
 
-  try {
+  return ulibc::bench_peers::run_reporting_errors("ulibc_bench_sssp_boost", [&] {
     if (sources_path.empty() && source_options.empty())
       throw ulibc::input_error("no sources: give --sources FILE.ss or --source ID");
     ulibc::graph::WeightedGraph rows = ulibc::graph::read_weighted_graph(graph_path);
@@ -189,7 +161,8 @@ int main(int argc, char** argv) {
 
     // BGL's copy of the rows, weights beside the heads (building is not timed).
     const auto arcs = static_cast<ArcIndex>(rows.arc_count());
-    Graph g(boost::edges_are_sorted, ArcIterator(rows, 0), ArcIterator(rows, arcs),
+    Graph g(boost::edges_are_sorted, ArcIterator(rows.offsets(), 0, {&rows}),
+            ArcIterator(rows.offsets(), arcs, {&rows}),
             boost::make_transform_iterator(rows.arcs().begin(), ArcWeight{}), static_cast<VertexId>(n), arcs);
     rows = {};  // free ULIBC's copy before the queries
 
@@ -230,11 +203,5 @@ int main(int argc, char** argv) {
                                   {"queries", queries}};
     std::printf("%s\n", out.dump(1).c_str());
     return 0;
-  } catch (const ulibc::Error& e) {
-    std::fprintf(stderr, "ulibc_bench_sssp_boost: %s\n", e.what());
-    return e.kind() == ulibc::ErrorKind::input ? 2 : 1;
-  } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "ulibc_bench_sssp_boost: out of memory\n");
-    return 1;
-  }
+  });
 }

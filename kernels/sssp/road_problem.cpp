@@ -78,8 +78,8 @@ void settle_queries(const ProblemOptions& o, RoadProblem& p, int default_queries
 
 }  // namespace
 
-void ProblemOptions::add_to(CLI::App& app) {
-  app.add_option("--graph", graph_file, "Road graph: DIMACS .gr text or ULIBC's binary (graph/dimacs_io.hpp)")
+void ProblemOptions::add_to(CLI::App& app, bool point_to_point) {
+  app.add_option("--graph", graph_file, "Road graph: DIMACS .gr text or ULIBC's binary (docs/GRAPH_FORMAT.md)")
       ->type_name("FILE");
   app.add_option("--generate", generate, "Generate a road-like ROWS x COLS grid graph instead (one number: square)")
       ->delimiter(',')
@@ -88,7 +88,8 @@ void ProblemOptions::add_to(CLI::App& app) {
   app.add_option("--deletion", road.deletion, "Probability that a generated local street is missing")
       ->capture_default_str();
   app.add_option("--sources", sources_file, "Single-source queries from a DIMACS .ss file")->type_name("FILE");
-  app.add_option("--pairs", pairs_file, "Point-to-point queries from a DIMACS .p2p file")->type_name("FILE");
+  if (point_to_point)
+    app.add_option("--pairs", pairs_file, "Point-to-point queries from a DIMACS .p2p file")->type_name("FILE");
   app.add_option("--source", source_ids, "Single-source queries from these DIMACS ids (1-based)")
       ->delimiter(',')
       ->type_name("IDS");

@@ -28,9 +28,9 @@ struct ProblemOptions {
   int queries = 0;                    // sources drawn at random (0: the default)
   bool all_pairs = false;             // every vertex a source
 
-  // Registers --graph, --generate, --seed, --deletion, --sources, --pairs,
-  // --source, --queries, --all-pairs on `app`.
-  void add_to(CLI::App& app);
+  // Registers --graph, --generate, --seed, --deletion, --sources, --source,
+  // --queries, --all-pairs on `app`, and --pairs when `point_to_point`.
+  void add_to(CLI::App& app, bool point_to_point);
   bool generated() const { return graph_file.empty(); }
 };
 

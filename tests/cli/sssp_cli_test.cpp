@@ -13,6 +13,7 @@
 
 #include "fake_sysfs.hpp"
 #include "run_cli.hpp"
+#include "ulibc/topology.hpp"
 
 namespace ulibc::testing {
 namespace {
@@ -145,6 +146,36 @@ TEST_F(SsspCli, JsonRecordsEveryQuery) {
   EXPECT_EQ(j["queries"][0]["arcs"], 6);  // out-arcs of 1 (3), 2 (2) and 3 (1)
   EXPECT_EQ(j["queries"][1]["checksum"], 1);
   EXPECT_GT(j["queries_per_second"].get<double>(), 0);
+}
+
+TEST_F(SsspCli, QuickBenchmarkChecksEveryVariantAgainstTheReference) {
+  if (Topology::load().usable().count() < 2) GTEST_SKIP() << "the sweep uses two threads";
+  const CliResult r = run_cli({"bench", "sssp", "--quick", "--policy", "none,compact", "--threads", "1,2",
+                               "--variants", "many,delta,radix,binary", "--hugepages", "--replicate", "--json",
+                               file("s.json")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("g 4096 "), std::string::npos) << r.out;  // the 64 x 64 quick graph's DIMACS lines
+  const auto j = nlohmann::json::parse(read_file(file("s.json")));
+  EXPECT_EQ(j["headline"], "throughput");
+  EXPECT_EQ(j["parameters"]["queries"], 8);
+  ASSERT_EQ(j["runs"].size(), 4u);
+  for (const auto& run : j["runs"]) {
+    std::vector<std::string> variants;
+    for (const auto& result : run["results"]) {
+      variants.push_back(result["variant"]);
+      EXPECT_TRUE(result["valid"].get<bool>()) << result["check"];
+      ASSERT_EQ(result["details"]["queries"].size(), 8u);
+      for (std::size_t k = 0; k < 8; ++k)
+        EXPECT_EQ(result["details"]["queries"][k]["checksum"],
+                  j["runs"][0]["results"][0]["details"]["queries"][k]["checksum"]);
+    }
+    // The one-thread Dijkstras only at one thread; the twins of many and delta always.
+    std::vector<std::string> expected = {"many", "many-huge", "many-rep", "many-rep-huge", "delta", "delta-huge"};
+    if (run["threads"] == 1) expected.insert(expected.end(), {"radix", "binary"});
+    EXPECT_EQ(variants, expected) << run.dump();
+  }
+  expect_usage_error(run_cli({"bench", "sssp", "--quick", "--variants", "fast"}), {"--variants", "fast"});
+  expect_usage_error(run_cli({"bench", "sssp", "--quick", "--pairs", "x.p2p"}), {"--pairs"});
 }
 
 TEST_F(SsspCli, BadFilesAreRefusedWithTheirLine) {

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "ulibc/cpuset.hpp"
+#include "fuzz_failure.hpp"
 #include "ulibc/error.hpp"
 
 namespace {
@@ -31,22 +32,7 @@ using ulibc::CpuSet;
 
 bool g_strict = false;
 
-[[noreturn]] void fail(const char* what, std::string_view input) {
-  std::fprintf(stderr, "cpuset_fuzz: %s\ninput (%zu bytes): \"", what, input.size());
-  for (unsigned char c : input) {
-    if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\')
-      std::fputc(c, stderr);
-    else
-      std::fprintf(stderr, "\\x%02x", c);
-  }
-  std::fprintf(stderr, "\"\n");
-  std::abort();
-}
-
-#define CHECK(cond, input)                                       \
-  do {                                                           \
-    if (!(cond)) fail("check failed: " #cond, input);            \
-  } while (0)
+[[noreturn]] void fail(const char* what, std::string_view input) { fuzz::fail("cpuset_fuzz", what, input); }
 
 enum class Kind { list, mask };
 

@@ -26,28 +26,14 @@
 #include <string_view>
 
 #include "graph/dimacs_io.hpp"
+#include "fuzz_failure.hpp"
 #include "ulibc/error.hpp"
 
 namespace {
 
 using namespace ulibc::graph;
 
-[[noreturn]] void fail(const char* what, std::string_view input) {
-  std::fprintf(stderr, "dimacs_io_fuzz: %s\ninput (%zu bytes): \"", what, input.size());
-  for (unsigned char c : input.substr(0, 256)) {
-    if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\')
-      std::fputc(c, stderr);
-    else
-      std::fprintf(stderr, "\\x%02x", c);
-  }
-  std::fprintf(stderr, "%s\"\n", input.size() > 256 ? "..." : "");
-  std::abort();
-}
-
-#define CHECK(cond, input)                            \
-  do {                                                \
-    if (!(cond)) fail("check failed: " #cond, input); \
-  } while (0)
+[[noreturn]] void fail(const char* what, std::string_view input) { fuzz::fail("dimacs_io_fuzz", what, input); }
 
 // What read(istream, source) returns, or nullopt when it threw ulibc::Error
 // of kind input with a proper message. Anything else thrown is a bug.

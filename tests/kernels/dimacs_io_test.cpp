@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "expect_error.hpp"
+#include "pipe_stream.hpp"
 #include "fake_sysfs.hpp"
 #include "graph/dimacs_io.hpp"
 #include "graph/weighted_graph.hpp"
@@ -22,7 +23,9 @@ namespace {
 
 using namespace ulibc::graph;
 using ulibc::testing::expect_input_error;
+using ulibc::testing::expect_system_error;
 using ulibc::testing::input_error_of;
+using ulibc::testing::PipeBuf;
 namespace fs = std::filesystem;
 
 // Files in a fresh temporary directory, removed with it.
@@ -354,16 +357,6 @@ TEST(BinaryGraph, EveryCutShortFileIsRefused) {
   }
 }
 
-// A stream that cannot seek, like a pipe: the reader cannot measure the data first.
-class PipeBuf : public std::stringbuf {
- public:
-  explicit PipeBuf(const std::string& s) : std::stringbuf(s) {}
-
- protected:
-  pos_type seekoff(off_type, std::ios::seekdir, std::ios::openmode) override { return pos_type(off_type(-1)); }
-  pos_type seekpos(pos_type, std::ios::openmode) override { return pos_type(off_type(-1)); }
-};
-
 WeightedGraph parse_binary_pipe(const std::string& bytes) {
   PipeBuf buf(bytes);
   std::istream in(&buf);
@@ -407,16 +400,6 @@ TEST(WeightedGraphFiles, RefusesWhatCannotBeOpened) {
   expect_input_error([&] { read_dimacs_sources(missing, -1); }, "cannot open " + missing);
   expect_input_error([&] { read_dimacs_pairs(missing, -1); }, "cannot open " + missing);
   expect_input_error([&] { read_weighted_graph(files.path("")); }, "Is a directory");
-}
-
-void expect_system_error(const std::function<void()>& f, const std::string& needle) {
-  try {
-    f();
-    ADD_FAILURE() << "no error; expected one naming \"" << needle << "\"";
-  } catch (const ulibc::Error& e) {
-    EXPECT_EQ(e.kind(), ulibc::ErrorKind::system) << e.what();
-    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
-  }
 }
 
 TEST(WeightedGraphFiles, WriteFailuresAreSystemErrorsNamingThePath) {

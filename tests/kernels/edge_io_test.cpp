@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "expect_error.hpp"
+#include "pipe_stream.hpp"
 #include "graph/edge_io.hpp"
 #include "graph/generator.hpp"
 
@@ -21,6 +22,8 @@ namespace {
 
 using namespace ulibc::graph;
 using ulibc::testing::expect_input_error;
+using ulibc::testing::expect_system_error;
+using ulibc::testing::PipeBuf;
 namespace fs = std::filesystem;
 
 // A file under the test temporary directory, named after the test, removed on destruction.
@@ -225,16 +228,6 @@ TEST(BinaryEdges, EveryCutShortFileIsRefused) {
   }
 }
 
-// A stream that cannot seek, like a pipe: the reader cannot size the data first.
-class PipeBuf : public std::stringbuf {
- public:
-  explicit PipeBuf(const std::string& s) : std::stringbuf(s) {}
-
- protected:
-  pos_type seekoff(off_type, std::ios::seekdir, std::ios::openmode) override { return pos_type(off_type(-1)); }
-  pos_type seekpos(pos_type, std::ios::openmode) override { return pos_type(off_type(-1)); }
-};
-
 EdgeList parse_binary_pipe(const std::string& bytes) {
   PipeBuf buf(bytes);
   std::istream in(&buf);
@@ -309,16 +302,6 @@ TEST(EdgeFiles, WritersRefuseListsThatCouldNotBeReadBack) {
   expect_input_error([&] { write_text_edges({4, {{-1, 1}}}, file.path()); }, "edge 0: vertex -1 is not in 0..3");
   expect_input_error([&] { write_text_edges({kMaxVertices + 1, {}}, file.path()); }, "2147483648 vertices");
   EXPECT_FALSE(fs::exists(file.path()));
-}
-
-void expect_system_error(const std::function<void()>& f, const std::string& needle) {
-  try {
-    f();
-    ADD_FAILURE() << "no error; expected one naming \"" << needle << "\"";
-  } catch (const ulibc::Error& e) {
-    EXPECT_EQ(e.kind(), ulibc::ErrorKind::system) << e.what();
-    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
-  }
 }
 
 TEST(EdgeFiles, WriteFailuresAreSystemErrorsNamingThePath) {

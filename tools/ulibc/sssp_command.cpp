@@ -208,7 +208,7 @@ Command add_sssp_command(CLI::App& parent) {
   auto o = std::make_shared<SsspOptions>();
   CLI::App* sub = parent.add_subcommand(
       "sssp", "Shortest paths on road graphs (DIMACS .gr/.ss/.p2p or generated): DIMACS checksums, queries/s, TEPS");
-  o->problem.add_to(*sub);
+  o->problem.add_to(*sub, /*point_to_point=*/true);
   add_placement_options(*sub, o->placement);
   sub->add_option("--algorithm", o->algorithm,
                   "radix or binary (Dijkstra on one thread), delta (Δ-stepping, each query on the team), many "
