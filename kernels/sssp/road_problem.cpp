@@ -72,6 +72,12 @@ void settle_queries(const ProblemOptions& o, RoadProblem& p, int default_queries
   } else {
     p.sources = random_sources(p.graph, o.queries ? o.queries : default_queries, o.road.seed);
   }
+  if (p.sources.empty() && p.pairs.empty())
+    throw input_error(fmt::format("no queries to answer: {} names none (the graph has {} vertices)",
+                                  !o.sources_file.empty() ? o.sources_file
+                                  : !o.pairs_file.empty() ? o.pairs_file
+                                                          : std::string("--all-pairs"),
+                                  n));
   if (p.sources.size() + p.pairs.size() > static_cast<std::size_t>(max_queries))
     throw input_error(fmt::format("{} queries: at most {}", p.sources.size() + p.pairs.size(), max_queries));
 }

@@ -217,6 +217,10 @@ TEST_F(SsspCli, BadOptionsAreRefused) {
   expect_usage_error(sssp_failing({"--graph", g, "--threads", "1", "--algorithm", "radix", "--replicate"}),
                      {"--replicate"});
   expect_usage_error(sssp_failing({"--graph", g, "--write-coordinates", file("c.co")}), {"coordinates"});
+  write_file(file("empty.gr"), "p sp 0 0\n");
+  expect_usage_error(sssp_failing({"--graph", file("empty.gr"), "--all-pairs"}), {"no queries", "0 vertices"});
+  write_file(file("none.ss"), "p aux sp ss 0\n");
+  expect_usage_error(sssp_failing({"--graph", g, "--sources", file("none.ss")}), {"no queries", "none.ss"});
 }
 
 }  // namespace
