@@ -67,6 +67,7 @@ class DeltaStepping {
   };
   static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
 
+  bool improve(Distance& dist, Distance nd) const;
   void relax(const GraphView& g, Vertex u, std::size_t bucket, std::span<Distance> dist, Worker& me) const;
   void settle_locally(const GraphView& g, std::size_t bucket, std::span<Distance> dist, Worker& me) const;
   std::size_t lowest_pending(const Worker& me, std::size_t from) const;
