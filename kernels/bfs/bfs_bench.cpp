@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <optional>
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include "bfs/graph500.hpp"

@@ -12,11 +12,16 @@
 #include <utility>
 #include <vector>
 
-#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include "ulibc/mapping.hpp"
 #include "ulibc/topology.hpp"
+
+// Only the kernels' *_bench.cpp register options: the rest of a kernel, and
+// its tests, need not compile CLI11 (seconds per file on CI's two cores).
+namespace CLI {
+class App;
+}
 
 namespace ulibc::bench {
 

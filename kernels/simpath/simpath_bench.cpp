@@ -7,6 +7,7 @@
 // A007764 where known (K <= 15), and against the other repetitions always.
 #include <filesystem>
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include "graph/edge_io.hpp"

@@ -1,6 +1,7 @@
 // sssp/road_problem.cpp — loading a graph and its queries.
 #include "sssp/road_problem.hpp"
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include <filesystem>

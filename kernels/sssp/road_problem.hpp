@@ -3,8 +3,6 @@
 // drawn at random, or every vertex), set up the same way by `ulibc sssp` and
 // `ulibc bench sssp`.
 #pragma once
-#include <CLI/CLI.hpp>
-
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -12,6 +10,10 @@
 #include "graph/dimacs_io.hpp"
 #include "graph/road_generator.hpp"
 #include "graph/weighted_graph.hpp"
+
+namespace CLI {
+class App;
+}
 
 namespace ulibc::sssp {
 

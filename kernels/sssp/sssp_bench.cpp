@@ -12,6 +12,7 @@
 // graph per node, so that each effect is measured in the same run.
 #include "sssp/sssp_bench.hpp"
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include <algorithm>

@@ -10,6 +10,7 @@
 #include <optional>
 #include <vector>
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include "harness/memory_check.hpp"

@@ -20,6 +20,7 @@
 #include <optional>
 #include <vector>
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include "harness/memory_check.hpp"

@@ -2,6 +2,7 @@
 // and its own check. Nothing here asserts speed: the tests share two cores
 // with others and run under sanitizers, so timings are only checked for
 // direction and, loosely, for scale.
+#include <CLI/CLI.hpp>
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -1,5 +1,6 @@
 // stream_test.cpp — STREAM's operations, its check, its options and a run of
 // each variant. Behaviour only: the figures themselves are never asserted.
+#include <CLI/CLI.hpp>
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -12,6 +12,7 @@
 // an Inf in zdotc, where OpenBLAS 0.3.21 departs from netlib (see
 // InfPropagatesLikeNetlib) and netlib's answer is the one asked for.
 #include <cblas.h>
+#include <CLI/CLI.hpp>
 #include <gtest/gtest.h>
 #include <omp.h>
 
