@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <fstream>
 #include <memory>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -95,31 +96,45 @@ void check_algorithm(const SsspOptions& o, const std::string& algorithm, const M
   if (o.delta && algorithm != "delta") throw input_error("--delta: only --algorithm delta has a Δ");
 }
 
-std::string dimacs_header(const std::string& kind, const std::string& files, const graph::WeightedGraph& g) {
+// The check file's header: problem, the files solved (the graph's name and
+// the problem file, when there is one), the graph's size and weight range.
+std::string dimacs_header(const std::string& kind, const std::string& graph_name, const std::string& problem_file,
+                          const graph::WeightedGraph& g) {
+  const std::string files = problem_file.empty() ? graph_name : graph_name + " " + problem_file;
   return fmt::format("p chk sp {} ulibc\nf {}\ng {} {} {} {}\n", kind, files, g.vertices(), g.arc_count(),
                      g.min_weight(), g.max_weight());
 }
 
 // The .ss.chk lines: each source's checksum.
 std::string source_lines(const sssp::RoadProblem& p, const sssp::ManyQueryResult& r, const SsspOptions& o) {
-  std::string out = dimacs_header("ss", fmt::format("{} {}", p.name, o.problem.sources_file), p.graph);
+  std::string out = dimacs_header("ss", p.name, o.problem.sources_file, p.graph);
   for (const sssp::QueryRecord& q : r.queries) out += fmt::format("d {} {}\n", q.source + 1, q.reach.checksum);
   return out;
 }
 
-void write_text(const std::string& path, const std::string& text) {
-  std::ofstream out(path);
-  out << text;
-  out.flush();
-  if (!out) throw system_error(fmt::format("cannot write {}", path));
+// The --output file, opened before any solving so that a path that cannot
+// be written costs no search; nullopt without --output.
+std::optional<std::ofstream> open_output(const std::string& path) {
+  if (path.empty()) return std::nullopt;
+  std::optional<std::ofstream> out(std::in_place, path);
+  if (!*out) throw system_error(fmt::format("cannot write {}", path));
+  return out;
+}
+
+void write_output(std::optional<std::ofstream>& out, const std::string& path, const std::string& text) {
+  if (!out) return;
+  *out << text;
+  out->flush();
+  if (!*out) throw system_error(fmt::format("cannot write {}", path));
 }
 
 // Point-to-point: each pair's distance, -1 when the target is unreachable.
-void run_pairs(const SsspOptions& o, const std::string& algorithm, const sssp::RoadProblem& p) {
+void run_pairs(const SsspOptions& o, const std::string& algorithm, const sssp::RoadProblem& p,
+               std::optional<std::ofstream>& output) {
   sssp::Dijkstra search(p.graph.vertices(),
                         algorithm == "binary" ? sssp::Queue::binary_heap : sssp::Queue::radix_heap);
   std::vector<Distance> work(static_cast<std::size_t>(p.graph.vertices()));
-  std::string out = dimacs_header("p2p", fmt::format("{} {}", p.name, o.problem.pairs_file), p.graph);
+  std::string out = dimacs_header("p2p", p.name, o.problem.pairs_file, p.graph);
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   double total = 0;
   for (const graph::VertexPair& q : p.pairs) {
@@ -132,7 +147,7 @@ void run_pairs(const SsspOptions& o, const std::string& algorithm, const sssp::R
                     {"target", q.target + 1},
                     {"distance", d == graph::kUnreached ? -1 : static_cast<std::int64_t>(d)}});
   }
-  if (!o.output.empty()) write_text(o.output, out);
+  write_output(output, o.output, out);
   if (o.json) {
     print_json({{"graph", p.name}, {"algorithm", algorithm}, {"seconds", total}, {"pairs", list}});
     return;
@@ -178,7 +193,8 @@ void run_sssp(const SsspOptions& o) {
   check_algorithm(o, algorithm, map, p);
   write_files(o, p);
   if (o.no_solve) return;
-  if (!p.pairs.empty()) return run_pairs(o, algorithm, p);
+  std::optional<std::ofstream> output = open_output(o.output);
+  if (!p.pairs.empty()) return run_pairs(o, algorithm, p, output);
 
   const TeamBinding binding = bind_openmp_team(map);
   const sssp::ManyQueryResult r = solve_sources(o, algorithm, p, topo, map);
@@ -187,7 +203,7 @@ void run_sssp(const SsspOptions& o) {
   for (const sssp::QueryRecord& q : r.queries) arcs += static_cast<double>(q.reach.arcs);
   const double teps = r.seconds > 0 ? arcs / r.seconds : 0;
   const std::string lines = source_lines(p, r, o);
-  if (!o.output.empty()) write_text(o.output, lines);
+  write_output(output, o.output, lines);
   if (o.json) {
     print_json(result_json(p, algorithm, map, r, teps));
     return;
