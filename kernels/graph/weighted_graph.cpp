@@ -6,23 +6,14 @@
 
 #include <algorithm>
 
+#include "graph/csr_offsets.hpp"
 #include "ulibc/error.hpp"
 
 namespace ulibc::graph {
 
 WeightedGraph::WeightedGraph(std::vector<EdgeIndex> offsets, std::vector<Arc> arcs)
     : offsets_(std::move(offsets)), arcs_(std::move(arcs)) {
-  if (offsets_.empty() || offsets_.front() != 0)
-    throw input_error("weighted graph: the offsets must start with 0");
-  if (static_cast<std::int64_t>(offsets_.size() - 1) > kMaxVertices)
-    throw input_error(fmt::format("weighted graph: {} vertices, more than the {} that 32-bit ids allow",
-                                  offsets_.size() - 1, kMaxVertices));
-  if (offsets_.back() != static_cast<EdgeIndex>(arcs_.size()))
-    throw input_error(
-        fmt::format("weighted graph: the offsets end at {} but there are {} arcs", offsets_.back(), arcs_.size()));
-  for (std::size_t v = 0; v + 1 < offsets_.size(); ++v)
-    if (offsets_[v + 1] < offsets_[v])
-      throw input_error(fmt::format("weighted graph: the offsets decrease at vertex {}", v));
+  check_csr_offsets("weighted graph", offsets_, arcs_.size(), "arcs");
   const Vertex n = vertices();
   for (std::size_t i = 0; i < arcs_.size(); ++i)
     if (arcs_[i].head < 0 || arcs_[i].head >= n)
