@@ -25,7 +25,8 @@ graph::WeightedGraph generate(const ProblemOptions& o, RoadProblem& p, int threa
   graph::RoadParams road = o.road;
   if (!o.generate.empty()) {
     if (o.generate.size() > 2)
-      throw input_error(fmt::format("--generate: {} numbers; give ROWS,COLS or one size for a square", o.generate.size()));
+      throw input_error(
+          fmt::format("--generate: {} numbers; give ROWS,COLS or one size for a square", o.generate.size()));
     road.rows = o.generate.front();
     road.cols = o.generate.back();
   }
@@ -55,7 +56,8 @@ void settle_queries(const ProblemOptions& o, RoadProblem& p, int default_queries
   const int ways = !o.sources_file.empty() + !o.pairs_file.empty() + !o.source_ids.empty() + (o.queries != 0) +
                    o.all_pairs;
   if (ways > 1)
-    throw input_error("give the queries one way: --sources FILE, --pairs FILE, --source IDS, --queries K or --all-pairs");
+    throw input_error(
+        "give the queries one way: --sources FILE, --pairs FILE, --source IDS, --queries K or --all-pairs");
   const Vertex n = p.graph.vertices();
   if (o.queries < 0 || o.queries > max_queries)
     throw input_error(fmt::format("--queries {}: give 1..{}", o.queries, max_queries));
@@ -117,7 +119,8 @@ RoadProblem load_problem(const ProblemOptions& o, int default_queries, std::int6
     p.graph = generate(o, p, threads);
   } else {
     // Reading holds the text and the arc list (at most 2 bytes of list per byte of text) beside the CSR.
-    bench::require_memory(bench::saturating_mul(std::filesystem::file_size(o.graph_file), 4), "reading " + o.graph_file);
+    bench::require_memory(bench::saturating_mul(std::filesystem::file_size(o.graph_file), 4),
+                          "reading " + o.graph_file);
     p.graph = graph::read_weighted_graph(o.graph_file, [&](std::int64_t vertices, std::int64_t arcs) {
       bench::require_memory(bench::saturating_mul(static_cast<std::uint64_t>(vertices) + 1, sizeof(graph::EdgeIndex)) +
                                 bench::saturating_mul(static_cast<std::uint64_t>(arcs), sizeof(graph::Arc)),

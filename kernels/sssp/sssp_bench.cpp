@@ -75,7 +75,8 @@ class SsspBench final : public BenchKernel {
         ->capture_default_str();
     app.add_option("--delta", delta_option_, "Δ of Δ-stepping (rounded down to a power of two; 0: from the weights)")
         ->capture_default_str();
-    app.add_flag("--hugepages", hugepages_, "Also run many and delta with the graph and state on transparent huge pages");
+    app.add_flag("--hugepages", hugepages_,
+                 "Also run many and delta with the graph and state on transparent huge pages");
     app.add_flag("--replicate", replicate_, "Also run many with one copy of the graph per NUMA node");
   }
 
@@ -86,10 +87,9 @@ class SsspBench final : public BenchKernel {
     if (quick_graph_) options.generate = {kQuickSide, kQuickSide};
     problem_ = sssp::load_problem(options, quick ? kQuickQueries : kDefaultQueries, kMaxQueries, max_threads);
     // Made once here so that a Δ the weights cannot take is refused before any run.
-    delta_ = sssp::DeltaStepping(problem_.graph.view(), problem_.graph.max_weight(),
-                                 delta_option_ ? delta_option_ : sssp::DeltaStepping::default_delta(problem_.graph.view()),
-                                 1)
-                 .delta();
+    const graph::GraphView view = problem_.graph.view();
+    const Distance asked = delta_option_ ? delta_option_ : sssp::DeltaStepping::default_delta(view);
+    delta_ = sssp::DeltaStepping(view, problem_.graph.max_weight(), asked, 1).delta();
     certify_reference();
   }
 

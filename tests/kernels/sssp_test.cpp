@@ -118,7 +118,8 @@ TEST(Sssp, PointToPointStopsAtTheTargetWithItsDistance) {
 TEST(Sssp, ZeroWeightCyclesAndUnreachableVertices) {
   // 0 -> 1 -> 2 -> 1 (0-weight cycle), 3 <-> 4 unreachable from 0, 2 -> 5 twice (parallel, 9 and 4).
   const WeightedGraph g = graph::build_weighted(
-      {.vertices = 6, .arcs = {{0, 1, 5}, {1, 2, 0}, {2, 1, 0}, {3, 4, 0}, {4, 3, 1}, {2, 5, 9}, {2, 5, 4}, {5, 5, 0}}});
+      {.vertices = 6,
+       .arcs = {{0, 1, 5}, {1, 2, 0}, {2, 1, 0}, {3, 4, 0}, {4, 3, 1}, {2, 5, 9}, {2, 5, 4}, {5, 5, 0}}});
   const std::vector<Distance> expected = {0, 5, 5, kUnreached, kUnreached, 9};
   EXPECT_EQ(reference_distances(g.view(), 0), expected);
   EXPECT_EQ(dijkstra_distances(g, 0, Queue::binary_heap), expected);
