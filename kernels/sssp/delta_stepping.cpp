@@ -28,18 +28,21 @@ int floor_log2(Distance d) { return std::bit_width(d) - 1; }
 
 }  // namespace
 
-DeltaStepping::DeltaStepping(const GraphView& g, Weight max_weight, Distance delta, int threads)
-    : threads_(threads) {
+Distance DeltaStepping::usable_delta(Weight max_weight, Distance delta) {
   if (delta == 0) throw input_error("Δ-stepping: Δ must be at least 1");
-  if (threads < 1) throw input_error(fmt::format("Δ-stepping: {} threads; at least 1 is needed", threads));
-  shift_ = floor_log2(delta);
   // Pending distances lie below (current bucket + 1) * Δ + max_weight.
-  const Distance span = (Distance{max_weight} >> shift_) + 2;
+  const Distance span = (Distance{max_weight} >> floor_log2(delta)) + 2;
   if (span > kMaxBuckets)
     throw input_error(fmt::format("Δ-stepping: Δ = {} is too small for arc weights up to {}: a thread would keep {} "
                                   "buckets (at most {}); take Δ >= {}",
                                   delta, max_weight, span, kMaxBuckets, (Distance{max_weight} >> 15) + 1));
-  ring_ = std::bit_ceil(static_cast<std::size_t>(span));
+  return std::bit_floor(delta);
+}
+
+DeltaStepping::DeltaStepping(const GraphView& g, Weight max_weight, Distance delta, int threads)
+    : threads_(threads), shift_(floor_log2(usable_delta(max_weight, delta))) {
+  if (threads < 1) throw input_error(fmt::format("Δ-stepping: {} threads; at least 1 is needed", threads));
+  ring_ = std::bit_ceil(static_cast<std::size_t>((Distance{max_weight} >> shift_) + 2));
   frontier_.resize(static_cast<std::size_t>(g.vertices) + 1);
   workers_.resize(static_cast<std::size_t>(threads));
   for (Worker& w : workers_) w.buckets.resize(ring_);

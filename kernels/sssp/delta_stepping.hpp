@@ -52,6 +52,9 @@ class DeltaStepping {
   // then holds a band of the search's wavefront a few arcs deep), measured
   // best on the generated road graphs (docs/PERFORMANCE.md).
   static Distance default_delta(const GraphView& g);
+  // The Δ a run with `delta` uses on weights up to max_weight: rounded down
+  // to a power of two; Error(input) as the constructor, without allocating.
+  static Distance usable_delta(Weight max_weight, Distance delta);
   static constexpr std::size_t kMaxBuckets = std::size_t{1} << 16;
 
  private:
