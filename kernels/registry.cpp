@@ -7,7 +7,7 @@
 #include "stream/stream.hpp"
 #include "zblas/zblas.hpp"
 
-namespace ulibc::bench {
+namespace ulibc::harness {
 
 std::vector<std::unique_ptr<BenchKernel>> all_kernels() {
   std::vector<std::unique_ptr<BenchKernel>> kernels;
@@ -20,4 +20,4 @@ std::vector<std::unique_ptr<BenchKernel>> all_kernels() {
   return kernels;
 }
 
-}  // namespace ulibc::bench
+}  // namespace ulibc::harness

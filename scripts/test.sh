@@ -21,7 +21,7 @@ bash scripts/fuzz.sh "${ULIBC_FUZZ_SECONDS:-30}"
 # lab boots static programs in QEMU, which ASan cannot run: both run in the
 # release build only.
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-g1 -DULIBC_SANITIZE=address,undefined \
-      -DULIBC_BUILD_BENCH=OFF >/dev/null
+      -DULIBC_BUILD_PEERS=OFF >/dev/null
 cmake --build build-asan
 ctest --test-dir build-asan --output-on-failure -j "$jobs" -LE "install|numa_lab"
 
@@ -31,7 +31,7 @@ ctest --test-dir build-asan --output-on-failure -j "$jobs" -LE "install|numa_lab
 # recent kernels): the tests run with address randomisation off where
 # setarch can do that.
 cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-g1 -DULIBC_SANITIZE=thread \
-      -DULIBC_BUILD_BENCH=OFF >/dev/null
+      -DULIBC_BUILD_PEERS=OFF >/dev/null
 cmake --build build-tsan --target ulibc_thread_tests
 no_aslr=()
 if setarch "$(uname -m)" -R true 2>/dev/null; then no_aslr=(setarch "$(uname -m)" -R); fi

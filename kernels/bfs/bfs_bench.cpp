@@ -21,7 +21,7 @@
 #include "ulibc/error.hpp"
 #include "ulibc/memory.hpp"
 
-namespace ulibc::bench {
+namespace ulibc::harness {
 
 namespace {
 
@@ -310,4 +310,4 @@ class BfsBench final : public BenchKernel {
 
 std::unique_ptr<BenchKernel> make_bfs_bench() { return std::make_unique<BfsBench>(); }
 
-}  // namespace ulibc::bench
+}  // namespace ulibc::harness

@@ -36,10 +36,10 @@ std::vector<SearchRecord> run_searches(Bfs& bfs, const graph::EdgeList& input, c
   std::vector<SearchRecord> records;
   for (const Vertex root : roots) {
     SearchRecord r{.root = root};
-    bench::Timer search;
+    harness::Timer search;
     const std::span<const Vertex> parent = bfs.search(root, params);
     r.seconds = search.seconds();
-    bench::Timer check;
+    harness::Timer check;
     const Validation v = validate(input, root, parent, bfs.threads());
     r.validate_seconds = check.seconds();
     r.edges = v.edges;

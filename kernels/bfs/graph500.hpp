@@ -60,10 +60,10 @@ std::string graph500_output(const std::vector<std::pair<std::string, std::string
 
 }  // namespace ulibc::bfs
 
-namespace ulibc::bench {
+namespace ulibc::harness {
 class BenchKernel;
 // `ulibc bench bfs`: the Graph500 procedure on a Kronecker graph (--scale,
 // --edgefactor, --seed) or an edge file (--file), one result per kernel
 // variant (--variants do, numa, top-down, bottom-up), headline GTEPS.
 std::unique_ptr<BenchKernel> make_bfs_bench();
-}  // namespace ulibc::bench
+}  // namespace ulibc::harness

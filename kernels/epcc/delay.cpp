@@ -10,7 +10,7 @@
 #include "harness/stats.hpp"
 #include "harness/timer.hpp"
 
-namespace ulibc::bench::epcc {
+namespace ulibc::harness::epcc {
 
 namespace {
 
@@ -105,4 +105,4 @@ Overhead measure_overhead(std::string name, const TimedLoop& test, const Timing&
   return o;
 }
 
-}  // namespace ulibc::bench::epcc
+}  // namespace ulibc::harness::epcc

@@ -24,7 +24,7 @@
 #include "harness/bench_kernel.hpp"
 #include "ulibc/mapping.hpp"
 
-namespace ulibc::bench {
+namespace ulibc::harness {
 
 // `ulibc bench epcc`: the synchronisation and scheduling overheads.
 std::unique_ptr<BenchKernel> make_epcc_bench();
@@ -104,4 +104,4 @@ struct Verdict {
 Verdict check_overheads(std::span<const Overhead> overheads);
 
 }  // namespace epcc
-}  // namespace ulibc::bench
+}  // namespace ulibc::harness

@@ -19,7 +19,7 @@
 #include "ulibc/affinity.hpp"
 #include "ulibc/error.hpp"
 
-namespace ulibc::bench {
+namespace ulibc::harness {
 
 namespace epcc {
 
@@ -228,4 +228,4 @@ std::vector<RunResult> EpccBench::run(const RunContext& ctx) {
 
 std::unique_ptr<BenchKernel> make_epcc_bench() { return std::make_unique<EpccBench>(); }
 
-}  // namespace ulibc::bench
+}  // namespace ulibc::harness

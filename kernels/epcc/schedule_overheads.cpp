@@ -11,7 +11,7 @@
 
 #include "epcc/epcc.hpp"
 
-namespace ulibc::bench::epcc {
+namespace ulibc::harness::epcc {
 
 namespace {
 
@@ -100,4 +100,4 @@ std::vector<Overhead> schedule_overheads(int n, const Schedules& s, const Repeti
   return out;
 }
 
-}  // namespace ulibc::bench::epcc
+}  // namespace ulibc::harness::epcc

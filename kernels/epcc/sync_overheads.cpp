@@ -11,7 +11,7 @@
 #include "epcc/epcc.hpp"
 #include "ulibc/barrier.hpp"
 
-namespace ulibc::bench::epcc {
+namespace ulibc::harness::epcc {
 
 namespace {
 
@@ -239,4 +239,4 @@ std::vector<Overhead> sync_overheads(const Mapping& map, std::int64_t len, const
   return out;
 }
 
-}  // namespace ulibc::bench::epcc
+}  // namespace ulibc::harness::epcc

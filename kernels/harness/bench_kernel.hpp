@@ -23,7 +23,7 @@ namespace CLI {
 class App;
 }
 
-namespace ulibc::bench {
+namespace ulibc::harness {
 
 enum class Better { higher, lower };
 
@@ -85,4 +85,4 @@ class BenchKernel {
 // Every kernel `ulibc bench` knows, in the order its help lists them.
 std::vector<std::unique_ptr<BenchKernel>> all_kernels();
 
-}  // namespace ulibc::bench
+}  // namespace ulibc::harness

@@ -1,6 +1,6 @@
 #include "harness/build_info.hpp"
 
-namespace ulibc::bench {
+namespace ulibc::harness {
 
 BuildInfo build_info() {
   return {.version = ULIBC_VERSION,
@@ -10,4 +10,4 @@ BuildInfo build_info() {
           .openmp = _OPENMP};
 }
 
-}  // namespace ulibc::bench
+}  // namespace ulibc::harness

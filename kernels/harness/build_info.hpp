@@ -3,7 +3,7 @@
 #pragma once
 #include <string>
 
-namespace ulibc::bench {
+namespace ulibc::harness {
 
 struct BuildInfo {
   std::string version;     // ULIBC's
@@ -15,4 +15,4 @@ struct BuildInfo {
 
 BuildInfo build_info();
 
-}  // namespace ulibc::bench
+}  // namespace ulibc::harness

@@ -7,7 +7,7 @@
 #include "ulibc/error.hpp"
 #include "ulibc/memory.hpp"
 
-namespace ulibc::bench {
+namespace ulibc::harness {
 
 namespace {
 constexpr std::uint64_t kOverflow = std::numeric_limits<std::uint64_t>::max();
@@ -26,4 +26,4 @@ void require_memory(std::uint64_t bytes, const std::string& what) {
                                 format_bytes(available)));
 }
 
-}  // namespace ulibc::bench
+}  // namespace ulibc::harness

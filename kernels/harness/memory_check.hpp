@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <string>
 
-namespace ulibc::bench {
+namespace ulibc::harness {
 
 // Throws Error(input) when `bytes` exceed the memory the machine can give now
 // (ulibc::available_memory), naming `what` and both sizes: "STREAM arrays
@@ -14,4 +14,4 @@ void require_memory(std::uint64_t bytes, const std::string& what);
 // a * b, or UINT64_MAX when that overflows: size arithmetic for require_memory.
 std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b);
 
-}  // namespace ulibc::bench
+}  // namespace ulibc::harness

@@ -8,7 +8,7 @@
 
 #include <boost/math/distributions/students_t.hpp>
 
-namespace ulibc::bench {
+namespace ulibc::harness {
 
 namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
@@ -53,4 +53,4 @@ double best_after_first(std::span<const double> xs, Better better) {
 
 bool better_than(double a, double b, Better better) { return better == Better::higher ? a > b : a < b; }
 
-}  // namespace ulibc::bench
+}  // namespace ulibc::harness

@@ -8,7 +8,7 @@
 
 #include "harness/bench_kernel.hpp"
 
-namespace ulibc::bench {
+namespace ulibc::harness {
 
 double mean(std::span<const double> xs);
 double median(std::span<const double> xs);
@@ -22,4 +22,4 @@ double best_after_first(std::span<const double> xs, Better better);
 // Whether `a` is better than `b` by the measurement's direction.
 bool better_than(double a, double b, Better better);
 
-}  // namespace ulibc::bench
+}  // namespace ulibc::harness

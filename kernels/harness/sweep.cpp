@@ -12,7 +12,7 @@
 #include "ulibc/affinity.hpp"
 #include "ulibc/error.hpp"
 
-namespace ulibc::bench {
+namespace ulibc::harness {
 
 namespace {
 
@@ -176,4 +176,4 @@ std::vector<int> default_thread_counts(const Topology& topo) {
   return counts;
 }
 
-}  // namespace ulibc::bench
+}  // namespace ulibc::harness

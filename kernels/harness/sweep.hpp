@@ -12,7 +12,7 @@
 #include "harness/bench_kernel.hpp"
 #include "ulibc/mapping.hpp"
 
-namespace ulibc::bench {
+namespace ulibc::harness {
 
 struct SweepPlan {
   std::vector<Policy> policies;  // run in this order at each thread count
@@ -86,4 +86,4 @@ void check_thread_counts(const std::vector<int>& threads, const Topology& topo);
 // 1, 2, 4, … up to the usable processors, and that count itself.
 std::vector<int> default_thread_counts(const Topology& topo);
 
-}  // namespace ulibc::bench
+}  // namespace ulibc::harness

@@ -6,7 +6,7 @@
 #include <x86intrin.h>
 #endif
 
-namespace ulibc::bench {
+namespace ulibc::harness {
 
 double cycles_per_microsecond() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -25,4 +25,4 @@ double cycles_per_microsecond() {
 #endif
 }
 
-}  // namespace ulibc::bench
+}  // namespace ulibc::harness

@@ -2,7 +2,7 @@
 #pragma once
 #include <chrono>
 
-namespace ulibc::bench {
+namespace ulibc::harness {
 
 // Seconds since an arbitrary point, from the monotonic clock (clock_gettime
 // CLOCK_MONOTONIC, as STREAM and EPCC use).
@@ -25,4 +25,4 @@ class Timer {
 // x86). 0 where there is no such counter: cycles are then not reported.
 double cycles_per_microsecond();
 
-}  // namespace ulibc::bench
+}  // namespace ulibc::harness

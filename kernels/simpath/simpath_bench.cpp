@@ -16,7 +16,7 @@
 #include "simpath/simpath.hpp"
 #include "ulibc/error.hpp"
 
-namespace ulibc::bench {
+namespace ulibc::harness {
 
 namespace {
 
@@ -169,4 +169,4 @@ class SimpathBench final : public BenchKernel {
 
 std::unique_ptr<BenchKernel> make_simpath_bench() { return std::make_unique<SimpathBench>(); }
 
-}  // namespace ulibc::bench
+}  // namespace ulibc::harness

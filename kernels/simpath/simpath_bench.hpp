@@ -4,8 +4,8 @@
 
 #include "harness/bench_kernel.hpp"
 
-namespace ulibc::bench {
+namespace ulibc::harness {
 
 std::unique_ptr<BenchKernel> make_simpath_bench();
 
-}  // namespace ulibc::bench
+}  // namespace ulibc::harness

@@ -112,12 +112,12 @@ ManyQueryResult run_many_queries(const graph::WeightedGraph& g, std::span<const 
       }
 #pragma omp barrier
 #pragma omp single
-      start = bench::now_seconds();
+      start = harness::now_seconds();
       // Every thread passes the barriers whatever happened, so none waits for a thread that gave up.
       if (!failed) {
         try {
           for (std::size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < sources.size();) {
-            const bench::Timer query;
+            const harness::Timer query;
             const Reach r = me->search.run(view, sources[i], me->dist);
             result.queries[i] = {.source = sources[i], .reach = r, .seconds = query.seconds(), .thread = t};
           }
@@ -127,7 +127,7 @@ ManyQueryResult run_many_queries(const graph::WeightedGraph& g, std::span<const 
       }
 #pragma omp barrier
 #pragma omp single
-      end = bench::now_seconds();
+      end = harness::now_seconds();
     }
   }
   ulibc::detail::check_openmp_team_size(threads, team);
@@ -160,7 +160,7 @@ ManyQueryResult run_queries_in_turn(const graph::WeightedGraph& g, std::span<con
   else
     dijkstra.emplace(g.vertices(), options.queue);
   for (const Vertex s : sources) {
-    const bench::Timer timer;
+    const harness::Timer timer;
     Reach r;
     if (stepping) stepping->run(view, s, dist);
     else r = dijkstra->run(view, s, dist);

@@ -32,9 +32,9 @@ graph::WeightedGraph generate(const ProblemOptions& o, RoadProblem& p, int threa
   }
   graph::check(road);
   // The arcs (12 bytes, at most 4 per vertex), coordinates (16) and the CSR (8 per arc, 8 per vertex).
-  const std::uint64_t vertices = bench::saturating_mul(static_cast<std::uint64_t>(road.rows),
+  const std::uint64_t vertices = harness::saturating_mul(static_cast<std::uint64_t>(road.rows),
                                                        static_cast<std::uint64_t>(road.cols));
-  bench::require_memory(bench::saturating_mul(vertices, 4 * 12 + 16 + 4 * 8 + 8),
+  harness::require_memory(harness::saturating_mul(vertices, 4 * 12 + 16 + 4 * 8 + 8),
                         fmt::format("a {}x{} road graph", road.rows, road.cols));
   graph::RoadNetwork net = graph::generate_road(road, threads);
   p.coordinates = std::move(net.coordinates);
@@ -114,16 +114,16 @@ RoadProblem load_problem(const ProblemOptions& o, int default_queries, std::int6
                                      std::pair{"--pairs", o.pairs_file}})
     if (!path.empty()) require_file(option, path);
   RoadProblem p;
-  const bench::Timer load;
+  const harness::Timer load;
   if (o.generated()) {
     p.graph = generate(o, p, threads);
   } else {
     // Reading holds the text and the arc list (at most 2 bytes of list per byte of text) beside the CSR.
-    bench::require_memory(bench::saturating_mul(std::filesystem::file_size(o.graph_file), 4),
+    harness::require_memory(harness::saturating_mul(std::filesystem::file_size(o.graph_file), 4),
                           "reading " + o.graph_file);
     p.graph = graph::read_weighted_graph(o.graph_file, [&](std::int64_t vertices, std::int64_t arcs) {
-      bench::require_memory(bench::saturating_mul(static_cast<std::uint64_t>(vertices) + 1, sizeof(graph::EdgeIndex)) +
-                                bench::saturating_mul(static_cast<std::uint64_t>(arcs), sizeof(graph::Arc)),
+      harness::require_memory(harness::saturating_mul(static_cast<std::uint64_t>(vertices) + 1, sizeof(graph::EdgeIndex)) +
+                                harness::saturating_mul(static_cast<std::uint64_t>(arcs), sizeof(graph::Arc)),
                             fmt::format("{} ({} vertices, {} arcs)", o.graph_file, vertices, arcs));
     });
     p.name = o.graph_file;

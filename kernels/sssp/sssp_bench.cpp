@@ -24,7 +24,7 @@
 #include "sssp/road_problem.hpp"
 #include "ulibc/error.hpp"
 
-namespace ulibc::bench {
+namespace ulibc::harness {
 
 namespace {
 
@@ -246,4 +246,4 @@ class SsspBench final : public BenchKernel {
 
 std::unique_ptr<BenchKernel> make_sssp_bench() { return std::make_unique<SsspBench>(); }
 
-}  // namespace ulibc::bench
+}  // namespace ulibc::harness

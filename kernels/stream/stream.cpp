@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-namespace ulibc::bench::stream {
+namespace ulibc::harness::stream {
 
 namespace {
 
@@ -101,4 +101,4 @@ Check check(const Arrays& s, int reps) {
   return {true, fmt::format("all 3 x {} elements match (max relative error {:.2g})", s.n, worst)};
 }
 
-}  // namespace ulibc::bench::stream
+}  // namespace ulibc::harness::stream

@@ -14,7 +14,7 @@
 #include "harness/bench_kernel.hpp"
 #include "ulibc/partition.hpp"
 
-namespace ulibc::bench {
+namespace ulibc::harness {
 
 namespace stream {
 
@@ -67,4 +67,4 @@ Check check(const Arrays& s, int reps);
 // variant (malloc under policy none, else ordinary and node arrays).
 std::unique_ptr<BenchKernel> make_stream_bench();
 
-}  // namespace ulibc::bench
+}  // namespace ulibc::harness

@@ -21,7 +21,7 @@
 #include "ulibc/error.hpp"
 #include "ulibc/node_array.hpp"
 
-namespace ulibc::bench {
+namespace ulibc::harness {
 
 namespace {
 
@@ -222,4 +222,4 @@ class StreamBench final : public BenchKernel {
 
 std::unique_ptr<BenchKernel> make_stream_bench() { return std::make_unique<StreamBench>(); }
 
-}  // namespace ulibc::bench
+}  // namespace ulibc::harness

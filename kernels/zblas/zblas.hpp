@@ -70,10 +70,10 @@ inline void zgemv(Trans trans, std::size_t m, std::size_t n, Complex alpha, cons
 
 }  // namespace ulibc::zblas
 
-namespace ulibc::bench {
+namespace ulibc::harness {
 
 // `ulibc bench zblas`: the four kernels at the paper's sizes (vectors of
 // 256^2, a 256^2 x 4 matrix), operands placed by the mapping.
 std::unique_ptr<BenchKernel> make_zblas_bench();
 
-}  // namespace ulibc::bench
+}  // namespace ulibc::harness

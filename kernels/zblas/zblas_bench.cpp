@@ -31,7 +31,7 @@
 #include "zblas/zblas.hpp"
 #include "zblas/zblas_reference.hpp"
 
-namespace ulibc::bench {
+namespace ulibc::harness {
 
 namespace {
 
@@ -232,4 +232,4 @@ std::vector<RunResult> ZblasBench::run(const RunContext& ctx) {
 
 std::unique_ptr<BenchKernel> make_zblas_bench() { return std::make_unique<ZblasBench>(); }
 
-}  // namespace ulibc::bench
+}  // namespace ulibc::harness

@@ -73,7 +73,7 @@ step "the ulibc command"
 [ -x "$prefix/bin/ulibc" ] || fail "bin/ulibc not installed"
 "$prefix/bin/ulibc" --help >"$work/help.txt" 2>&1 || { cat "$work/help.txt" >&2; fail "bin/ulibc --help exited non-zero"; }
 # bench and tune run in the companion program, which must be installed beside it.
-[ -x "$prefix/bin/ulibc-bench" ] || fail "bin/ulibc-bench not installed"
+[ -x "$prefix/bin/ulibc-kernels" ] || fail "bin/ulibc-kernels not installed"
 "$prefix/bin/ulibc" bench stream --help >"$work/bench-help.txt" 2>&1 ||
   { cat "$work/bench-help.txt" >&2; fail "bin/ulibc bench stream --help exited non-zero"; }
 grep -q -- "--policy" "$work/bench-help.txt" || fail "ulibc bench stream --help does not list --policy"

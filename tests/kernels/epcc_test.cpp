@@ -18,7 +18,7 @@
 #include "ulibc/affinity.hpp"
 #include "ulibc/topology.hpp"
 
-namespace ulibc::bench {
+namespace ulibc::harness {
 namespace {
 
 using ulibc::testing::expect_input_error;
@@ -224,4 +224,4 @@ TEST(EpccBench, OnlyTheGroupsAndChunksAsked) {
 }
 
 }  // namespace
-}  // namespace ulibc::bench
+}  // namespace ulibc::harness

@@ -6,7 +6,7 @@
 
 #include "harness/stats.hpp"
 
-namespace ulibc::bench {
+namespace ulibc::harness {
 namespace {
 
 TEST(Stats, MeanMedianAndSampleDeviation) {
@@ -47,4 +47,4 @@ TEST(Stats, BetterFollowsTheDirection) {
 }
 
 }  // namespace
-}  // namespace ulibc::bench
+}  // namespace ulibc::harness

@@ -20,7 +20,7 @@
 
 namespace {
 
-namespace stream = ulibc::bench::stream;
+namespace stream = ulibc::harness::stream;
 using stream::Op;
 using ulibc::testing::expect_input_error;
 using ulibc::testing::FakeMachine;
@@ -33,8 +33,8 @@ struct SmallArrays {
 };
 
 // A kernel whose options were parsed from `args`.
-std::unique_ptr<ulibc::bench::BenchKernel> kernel_with(const std::string& args) {
-  auto kernel = ulibc::bench::make_stream_bench();
+std::unique_ptr<ulibc::harness::BenchKernel> kernel_with(const std::string& args) {
+  auto kernel = ulibc::harness::make_stream_bench();
   CLI::App app;
   kernel->add_options(app);
   app.parse(args);
@@ -271,7 +271,7 @@ TEST(StreamBench, DefaultSizeOnThisMachineHonoursTheRule) {
 }
 
 // Every result: the four operations, `reps` rates each, STREAM's best after the first.
-void expect_well_formed(const ulibc::bench::RunResult& result, std::size_t n, int reps) {
+void expect_well_formed(const ulibc::harness::RunResult& result, std::size_t n, int reps) {
   EXPECT_TRUE(result.valid) << result.variant << ": " << result.check;
   EXPECT_NE(result.check.find("all 3 x " + std::to_string(n) + " elements match"), std::string::npos) << result.check;
   ASSERT_EQ(result.measurements.size(), 4u);
@@ -280,14 +280,14 @@ void expect_well_formed(const ulibc::bench::RunResult& result, std::size_t n, in
     const auto& m = result.measurements[k];
     EXPECT_EQ(m.name, names[k]);
     EXPECT_EQ(m.unit, "MB/s");
-    EXPECT_EQ(m.better, ulibc::bench::Better::higher);
+    EXPECT_EQ(m.better, ulibc::harness::Better::higher);
     ASSERT_EQ(m.reps.size(), static_cast<std::size_t>(reps));
     for (double rate : m.reps) EXPECT_TRUE(std::isfinite(rate) && rate > 0) << m.name << " " << rate;
-    EXPECT_EQ(m.value, ulibc::bench::best_after_first(m.reps, ulibc::bench::Better::higher));
+    EXPECT_EQ(m.value, ulibc::harness::best_after_first(m.reps, ulibc::harness::Better::higher));
   }
 }
 
-std::vector<std::string> variants(const std::vector<ulibc::bench::RunResult>& results) {
+std::vector<std::string> variants(const std::vector<ulibc::harness::RunResult>& results) {
   std::vector<std::string> names;
   for (const auto& r : results) names.push_back(r.variant);
   return names;

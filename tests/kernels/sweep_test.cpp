@@ -13,7 +13,7 @@
 #include "harness/sweep.hpp"
 #include "ulibc/affinity.hpp"
 
-namespace ulibc::bench {
+namespace ulibc::harness {
 namespace {
 
 using ulibc::testing::expect_input_error;
@@ -190,4 +190,4 @@ TEST(ThreadCounts, DefaultDoublesUpToEveryProcessor) {
 }
 
 }  // namespace
-}  // namespace ulibc::bench
+}  // namespace ulibc::harness

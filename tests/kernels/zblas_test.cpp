@@ -550,15 +550,15 @@ class ZblasBenchTest : public ::testing::Test {
     return t;
   }
   // The kernel with `args` parsed as its command line and prepared.
-  static std::unique_ptr<ulibc::bench::BenchKernel> kernel(const std::string& args, bool quick) {
-    auto k = ulibc::bench::make_zblas_bench();
+  static std::unique_ptr<ulibc::harness::BenchKernel> kernel(const std::string& args, bool quick) {
+    auto k = ulibc::harness::make_zblas_bench();
     CLI::App app;
     k->add_options(app);
     app.parse(args);
     k->prepare(topo(), 2, quick);
     return k;
   }
-  static void expect_valid_run(const std::vector<ulibc::bench::RunResult>& results, int reps) {
+  static void expect_valid_run(const std::vector<ulibc::harness::RunResult>& results, int reps) {
     ASSERT_EQ(results.size(), 1u);
     const auto& r = results[0];
     EXPECT_TRUE(r.valid) << r.check;
@@ -569,7 +569,7 @@ class ZblasBenchTest : public ::testing::Test {
       const auto& m = r.measurements[i];
       EXPECT_EQ(m.name, names[i]);
       EXPECT_EQ(m.unit, "GFLOP/s");
-      EXPECT_EQ(m.better, ulibc::bench::Better::higher);
+      EXPECT_EQ(m.better, ulibc::harness::Better::higher);
       EXPECT_EQ(m.reps.size(), static_cast<std::size_t>(reps));
       EXPECT_GT(m.value, 0);
       ASSERT_EQ(m.also.size(), 1u);

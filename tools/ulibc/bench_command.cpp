@@ -20,7 +20,7 @@ namespace ulibc::cli {
 
 namespace {
 
-using bench::BenchKernel;
+using harness::BenchKernel;
 
 enum class Mode { sweep, tune };
 
@@ -38,7 +38,7 @@ struct HarnessOptions {
 
 // One subcommand per kernel, each with the harness's options and its own.
 struct KernelCommands {
-  std::vector<std::unique_ptr<BenchKernel>> kernels = bench::all_kernels();
+  std::vector<std::unique_ptr<BenchKernel>> kernels = harness::all_kernels();
   std::vector<CLI::App*> apps;
   std::vector<HarnessOptions> options = std::vector<HarnessOptions>(kernels.size());  // by kernel: CLI11 keeps pointers
 };
@@ -149,11 +149,11 @@ void run_kernel(BenchKernel& kernel, HarnessOptions& o, Mode mode) {
   if (!o.fsroot.empty() && !o.dry_run)
     throw input_error("--fsroot " + o.fsroot + " describes another machine: benchmarks run only on this one "
                       "(--fsroot goes with --dry-run)");
-  const std::vector<int> threads = o.threads.empty() ? bench::default_thread_counts(topo) : o.threads;
-  bench::check_thread_counts(threads, topo);
+  const std::vector<int> threads = o.threads.empty() ? harness::default_thread_counts(topo) : o.threads;
+  harness::check_thread_counts(threads, topo);
   const bool best = mode == Mode::tune || wants_best(o);
   const std::vector<Policy> policies =
-      best ? bench::tuning_candidates() : parse_policies(o.policies.empty() ? std::vector<std::string>{"all"} : o.policies);
+      best ? harness::tuning_candidates() : parse_policies(o.policies.empty() ? std::vector<std::string>{"all"} : o.policies);
   const int largest_team = *std::max_element(threads.begin(), threads.end());
   kernel.prepare(topo, largest_team, o.quick);
   if (o.dry_run) return print_plan(kernel, topo, policies, threads, o);
@@ -161,11 +161,11 @@ void run_kernel(BenchKernel& kernel, HarnessOptions& o, Mode mode) {
   warn_if_oversubscribed(Mapping::build(topo, Policy(PolicyKind::scatter), largest_team));
 
   BenchReport report{.kernel = kernel.name(), .command = command_line(), .headline = kernel.headline()};
-  bench::Progress progress(kernel.name(), static_cast<int>(threads.size() * policies.size()));
+  harness::Progress progress(kernel.name(), static_cast<int>(threads.size() * policies.size()));
   if (best)
-    for (int t : threads) report.tuning.push_back(bench::tune(kernel, topo, t, progress, report.runs));
+    for (int t : threads) report.tuning.push_back(harness::tune(kernel, topo, t, progress, report.runs));
   else
-    report.runs = bench::run_sweep(kernel, topo, bench::SweepPlan{.policies = policies, .threads = threads}, progress);
+    report.runs = harness::run_sweep(kernel, topo, harness::SweepPlan{.policies = policies, .threads = threads}, progress);
   report.parameters = kernel.parameters();  // after the runs: some settle while running (EPCC's inner repetitions)
 
   write_outputs(report, topo, o, mode);

@@ -20,9 +20,9 @@ namespace ulibc::cli {
 namespace {
 
 using nlohmann::ordered_json;
-using bench::Measurement;
-using bench::RunRecord;
-using bench::RunResult;
+using harness::Measurement;
+using harness::RunRecord;
+using harness::RunResult;
 
 // Beyond this many measurements a run reads better as one line per measurement.
 constexpr std::size_t kMaxWideColumns = 6;
@@ -127,10 +127,10 @@ ordered_json measurement_json(const Measurement& m) {
   for (const auto& [unit, value] : m.also) also[unit] = value;
   return {{"name", m.name},
           {"unit", m.unit},
-          {"better", m.better == bench::Better::higher ? "higher" : "lower"},
+          {"better", m.better == harness::Better::higher ? "higher" : "lower"},
           {"value", m.value},
           {"ci95", std::isnan(m.ci95) ? ordered_json(nullptr) : ordered_json(m.ci95)},
-          {"median", bench::median(m.reps)},
+          {"median", harness::median(m.reps)},
           {"reps", m.reps},
           {"also", also}};
 }
@@ -152,11 +152,11 @@ ordered_json run_json(const BenchReport& report, std::size_t i) {
           {"results", results}};
 }
 
-ordered_json tuning_json(const BenchReport& report, const bench::TuneChoice& c) {
+ordered_json tuning_json(const BenchReport& report, const harness::TuneChoice& c) {
   ordered_json candidates = ordered_json::array();
   for (std::size_t i : c.runs)
     candidates.push_back({{"policy", report.runs[i].policy},
-                          {"value", report.runs[i].valid() ? ordered_json(bench::headline_of(report.runs[i], report.headline).value)
+                          {"value", report.runs[i].valid() ? ordered_json(harness::headline_of(report.runs[i], report.headline).value)
                                                            : ordered_json(nullptr)}});
   return {{"threads", c.threads}, {"best", c.best},   {"runner_up", c.runner_up},
           {"margin", c.margin},   {"candidates", candidates}, {"notes", c.notes}};
@@ -174,7 +174,7 @@ ordered_json machine_json(const Topology& topo) {
 }  // namespace
 
 bool BenchReport::chosen(std::size_t run) const {
-  return std::any_of(tuning.begin(), tuning.end(), [&](const bench::TuneChoice& c) {
+  return std::any_of(tuning.begin(), tuning.end(), [&](const harness::TuneChoice& c) {
     return std::find(c.runs.begin(), c.runs.end(), run) != c.runs.end() && runs[run].policy == c.best;
   });
 }
@@ -202,14 +202,14 @@ void print_table(std::ostream& out, const BenchReport& report) {
 }
 
 void print_tuning(std::ostream& out, const BenchReport& report) {
-  for (const bench::TuneChoice& c : report.tuning) {
+  for (const harness::TuneChoice& c : report.tuning) {
     const auto winner = std::find_if(c.runs.begin(), c.runs.end(), [&](std::size_t i) { return report.runs[i].policy == c.best; });
-    const bench::Measurement& value = bench::headline_of(report.runs[*winner], report.headline);
+    const harness::Measurement& value = harness::headline_of(report.runs[*winner], report.headline);
     std::string line = fmt::format("best at {} thread{}: {} ({} {} {})", c.threads, c.threads == 1 ? "" : "s", c.best,
                                    report.headline, number(value.value), value.unit);
     if (!c.runner_up.empty())
       line += fmt::format(", {:.1f}% {} than {}", 100 * c.margin,
-                          value.better == bench::Better::higher ? "higher" : "lower", c.runner_up);
+                          value.better == harness::Better::higher ? "higher" : "lower", c.runner_up);
     out << line << '\n';
     for (const std::string& note : c.notes) out << "  " << note << '\n';
   }
@@ -228,18 +228,18 @@ void write_csv(std::ostream& out, const BenchReport& report) {
         out << fmt::format("{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(report.kernel),
                            csv_field(report.runs[i].policy), report.runs[i].threads, csv_field(r.variant),
                            csv_field(m.name), csv_field(m.unit), csv_number(m.value), csv_number(m.ci95),
-                           csv_number(bench::median(m.reps)), reps, r.valid && report.runs[i].valid(),
+                           csv_number(harness::median(m.reps)), reps, r.valid && report.runs[i].valid(),
                            report.chosen(i));
       }
   }
 }
 
 ordered_json to_json(const BenchReport& report, const Topology& topo) {
-  const bench::BuildInfo build = bench::build_info();
+  const harness::BuildInfo build = harness::build_info();
   ordered_json runs = ordered_json::array();
   for (std::size_t i = 0; i < report.runs.size(); ++i) runs.push_back(run_json(report, i));
   ordered_json tuning = ordered_json::array();
-  for (const bench::TuneChoice& c : report.tuning) tuning.push_back(tuning_json(report, c));
+  for (const harness::TuneChoice& c : report.tuning) tuning.push_back(tuning_json(report, c));
   return {{"kernel", report.kernel},
           {"command", report.command},
           {"date", fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(std::chrono::system_clock::now()))},

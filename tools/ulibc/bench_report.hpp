@@ -18,8 +18,8 @@ struct BenchReport {
   std::string command;  // the command line, as typed
   std::string headline;
   nlohmann::ordered_json parameters;
-  std::vector<bench::RunRecord> runs;
-  std::vector<bench::TuneChoice> tuning;  // --policy best / ulibc tune; indices into runs
+  std::vector<harness::RunRecord> runs;
+  std::vector<harness::TuneChoice> tuning;  // --policy best / ulibc tune; indices into runs
 
   bool chosen(std::size_t run) const;  // the winner of its tuning (always false without tuning)
   int failed_runs() const;

@@ -5,7 +5,7 @@
 // so adding a subcommand is one new file and one table entry. The commands
 // live in two programs: `ulibc` (topology, map, run) stays free of OpenMP,
 // whose runtime would read OMP_* variables and pin the process as it starts
-// (ruining `ulibc run`); `ulibc-bench` (bench, tune, simpath, sssp) runs the
+// (ruining `ulibc run`); `ulibc-kernels` (bench, tune, simpath, sssp) runs the
 // OpenMP kernels, and `ulibc bench|tune|simpath|sssp …` hands over to it.
 #pragma once
 #include <functional>

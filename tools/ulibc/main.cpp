@@ -1,5 +1,5 @@
 // main.cpp — `ulibc`: topology, map and run here; bench, tune, simpath and sssp are handed
-// to the companion program ulibc-bench (see commands.hpp for why).
+// to the companion program ulibc-kernels (see commands.hpp for why).
 #include <unistd.h>
 
 #include <array>
@@ -16,9 +16,9 @@ namespace {
 constexpr std::array<ulibc::cli::CommandFactory, 3> kCommands = {
     ulibc::cli::add_topology_command, ulibc::cli::add_map_command, ulibc::cli::add_run_command};
 
-constexpr const char* kBenchProgram = "ulibc-bench";
+constexpr const char* kBenchProgram = "ulibc-kernels";
 
-// ulibc-bench sits next to ulibc, in the build tree and once installed.
+// ulibc-kernels sits next to ulibc, in the build tree and once installed.
 int hand_over(char** argv) {
   std::error_code error;
   const auto self = std::filesystem::read_symlink("/proc/self/exe", error);
@@ -26,7 +26,7 @@ int hand_over(char** argv) {
   argv[0] = const_cast<char*>(kBenchProgram);
   ::execv(companion.c_str(), argv);
   std::cerr << "ulibc: error: cannot start " << companion << ": " << std::strerror(errno)
-            << " (ulibc " << argv[1] << " runs in the ulibc-bench program, installed next to ulibc)\n";
+            << " (ulibc " << argv[1] << " runs in the ulibc-kernels program, installed next to ulibc)\n";
   return 1;
 }
 

@@ -138,7 +138,7 @@ void run_pairs(const SsspOptions& o, const std::string& algorithm, const sssp::R
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   double total = 0;
   for (const graph::VertexPair& q : p.pairs) {
-    const bench::Timer timer;
+    const harness::Timer timer;
     const Distance d = search.distance(p.graph.view(), q.source, q.target, work);
     total += timer.seconds();
     const std::string text = d == graph::kUnreached ? "-1" : std::to_string(d);

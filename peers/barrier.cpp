@@ -1,4 +1,4 @@
-// bench/barrier.cpp — one barrier episode: ULIBC's NumaBarrier against GCC's OpenMP barrier.
+// peers/barrier.cpp — one barrier episode: ULIBC's NumaBarrier against GCC's OpenMP barrier.
 //
 // EPCC style: inside one OpenMP parallel region of T threads, thread 0 times
 // K consecutive `#pragma omp barrier`, then K consecutive
@@ -15,7 +15,7 @@
 // Threads are bound (or not) by the OpenMP runtime: set OMP_PROC_BIND and
 // OMP_PLACES as wanted.
 //
-// usage: ulibc_bench_barrier [--threads T] [--episodes K] [--reps R] [--groups G]
+// usage: ulibc_peer_barrier [--threads T] [--episodes K] [--reps R] [--groups G]
 #include <omp.h>
 
 #include <algorithm>

@@ -39,7 +39,7 @@ by default) and K sources (16), both made by ULIBC and written once as DIMACS
          vertex appended, which GAP's builder drops: the same n even when the
          last vertices have no arcs. GAP also drops parallel arcs (keeping the
          lightest) and self-loops, which changes no distance.
-  Boost  bench/sssp_boost.cpp (ulibc_bench_sssp_boost): BGL's
+  Boost  peers/sssp_boost.cpp (ulibc_peer_sssp_boost): BGL's
          dijkstra_shortest_paths on a compressed_sparse_row_graph with the
          same arcs (parallel ones kept), 64-bit distances in a vector
          allocated in each query's timer, no predecessors (ULIBC and GAP
@@ -85,10 +85,10 @@ usage: sssp_vs_peers.py ULIBC [--gap DIR] [--boost PATH] [--size 1000x1000 | --r
                         [--gap-delta auto|D[,D...]] [--gap-tune-queries 8] [--boost-variant V]
                         [--work-dir DIR] [--keep] [--json FILE]
   ULIBC is build/bin/ulibc; DIR is GAP's source directory (default $GAPBS_DIR;
-  only its src/ is used); PATH defaults to ulibc_bench_sssp_boost next to ULIBC.
+  only its src/ is used); PATH defaults to ulibc_peer_sssp_boost next to ULIBC.
 Example:
   git clone https://github.com/sbeamer/gapbs /tmp/gapbs
-  /usr/bin/python3 bench/sssp_vs_peers.py build/bin/ulibc --gap /tmp/gapbs --size 1000x1000 --rounds 3 \\
+  /usr/bin/python3 peers/sssp_vs_peers.py build/bin/ulibc --gap /tmp/gapbs --size 1000x1000 --rounds 3 \\
       --json sssp_peers.json
 """
 import argparse
@@ -564,7 +564,7 @@ def main():
     parser.add_argument("ulibc", help="the ulibc binary (build/bin/ulibc)")
     parser.add_argument("--gap", default=os.environ.get("GAPBS_DIR"),
                         help="GAP's source directory; its src/ is compiled into the driver (default $GAPBS_DIR)")
-    parser.add_argument("--boost", help="ulibc_bench_sssp_boost (default: next to ULIBC)")
+    parser.add_argument("--boost", help="ulibc_peer_sssp_boost (default: next to ULIBC)")
     parser.add_argument("--boost-variant", choices=["color", "no-color"],
                         help="BGL's Dijkstra to time (default: the driver's, color)")
     parser.add_argument("--size", default="1000x1000", help="the generated grid, ROWSxCOLS or N for N x N")
@@ -596,7 +596,7 @@ def main():
                  "(git clone https://github.com/sbeamer/gapbs)")
     args.gap = os.path.abspath(args.gap)
     args.ulibc = os.path.abspath(args.ulibc)
-    args.boost = os.path.abspath(args.boost or os.path.join(os.path.dirname(args.ulibc), "ulibc_bench_sssp_boost"))
+    args.boost = os.path.abspath(args.boost or os.path.join(os.path.dirname(args.ulibc), "ulibc_peer_sssp_boost"))
     for tool in (args.ulibc, args.boost):
         if not os.access(tool, os.X_OK):
             sys.exit(f"not an executable: {tool}")

@@ -1,6 +1,6 @@
-// bench/bfs_boost.cpp — the Boost Graph Library's breadth_first_search on
+// peers/bfs_boost.cpp — the Boost Graph Library's breadth_first_search on
 // the graph `ulibc bench bfs` searches: the BGL peer of the Graph500 BFS
-// comparison (bench/bfs_vs_peers.py).
+// comparison (peers/bfs_vs_peers.py).
 //
 // The edge list (SNAP-style text or ULIBC's binary, read by
 // ulibc::graph::read_edges) becomes the undirected graph ULIBC's builder
@@ -32,7 +32,7 @@
 // peak_rss_bytes is the process's peak resident set (VmHWM of /proc/self/status;
 // -1 where there is none), graph construction included.
 //
-// usage: ulibc_bench_bfs_boost GRAPH (--roots FILE | --root V ...)
+// usage: ulibc_peer_bfs_boost GRAPH (--roots FILE | --root V ...)
 // Exit status 2 for bad input: an unreadable or malformed graph, a root
 // outside 0..n-1 or not a number, no roots.
 #include <algorithm>
@@ -70,7 +70,7 @@ struct HeadOf {
   const ulibc::graph::CsrGraph* g;
   VertexId operator()(ArcIndex arc) const { return static_cast<VertexId>(g->neighbour_array()[arc]); }
 };
-using ArcIterator = ulibc::bench_peers::CsrArcIterator<VertexId, ArcIndex, HeadOf>;
+using ArcIterator = ulibc::peers::CsrArcIterator<VertexId, ArcIndex, HeadOf>;
 
 
 std::vector<long long> read_root_file(const std::string& path) {
@@ -111,7 +111,7 @@ int main(int argc, char** argv) {
     return rc == 0 ? 0 : 2;
   }
 
-  return ulibc::bench_peers::run_reporting_errors("ulibc_bench_bfs_boost", [&] {
+  return ulibc::peers::run_reporting_errors("ulibc_peer_bfs_boost", [&] {
     std::vector<long long> roots = roots_path.empty() ? root_options : read_root_file(roots_path);
     if (roots.empty()) throw ulibc::input_error("no roots: give --roots FILE or --root V");
 
@@ -149,13 +149,13 @@ int main(int argc, char** argv) {
     const long long graph_bytes = (n + 1) * static_cast<long long>(sizeof(ArcIndex)) +
                                   static_cast<long long>(arcs) * static_cast<long long>(sizeof(VertexId));
     const long long state_bytes = n * static_cast<long long>(sizeof(VertexId)) + (n + 3) / 4;
-    nlohmann::ordered_json out = {{"peer", "boost-graph " + ulibc::bench_peers::boost_version()},
+    nlohmann::ordered_json out = {{"peer", "boost-graph " + ulibc::peers::boost_version()},
                                   {"vertices", n},
                                   {"input_edges", input_edges},
                                   {"arcs", arcs},
                                   {"graph_bytes", graph_bytes},
                                   {"state_bytes", state_bytes},
-                                  {"peak_rss_bytes", ulibc::bench_peers::peak_rss_bytes()},
+                                  {"peak_rss_bytes", ulibc::peers::peak_rss_bytes()},
                                   {"searches", searches}};
     std::printf("%s\n", out.dump(1).c_str());
     return 0;

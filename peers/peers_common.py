@@ -1,5 +1,5 @@
-"""What the side-by-side comparisons with peer programs share (bench/bfs_vs_peers.py,
-bench/sssp_vs_peers.py): running a command with its peak RSS, building a driver
+"""What the side-by-side comparisons with peer programs share (peers/bfs_vs_peers.py,
+peers/sssp_vs_peers.py): running a command with its peak RSS, building a driver
 against GAP's sources, starting GAP's OpenMP threads with ULIBC's placement,
 describing the machine, listing the commands run.
 

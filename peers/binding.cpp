@@ -94,7 +94,7 @@ int main(int argc, char** argv) {
     if (usable.count() > 1) measure("alternating", {usable.first(), usable.last()}, {o.reps, std::max(1, o.calls / 20)});
     return 0;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "ulibc_bench_binding: error: %s\n", e.what());
+    std::fprintf(stderr, "ulibc_peer_binding: error: %s\n", e.what());
     return 2;
   }
 }

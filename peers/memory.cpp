@@ -1,4 +1,4 @@
-// bench/memory.cpp — node-local allocation plus first touch: ULIBC's
+// peers/memory.cpp — node-local allocation plus first touch: ULIBC's
 // allocate_on_node (strict, the C API's lmalloc) against malloc and libnuma's
 // numa_alloc_onnode.
 //
@@ -15,7 +15,7 @@
 //   numa_alloc    libnuma numa_alloc_onnode/numa_free (mmap + mbind MPOL_BIND)
 // Before timing, one block of each ULIBC variant is checked: every page on the node.
 //
-// usage: ulibc_bench_memory [--reps N] [--warmup N] [--size BYTES[K|M|G]]... [--node ID]
+// usage: ulibc_peer_memory [--reps N] [--warmup N] [--size BYTES[K|M|G]]... [--node ID]
 #include <malloc.h>
 #include <numa.h>
 
@@ -49,10 +49,10 @@ struct Variant {
 };
 
 constexpr const char* kUsage =
-    "usage: ulibc_bench_memory [--reps N] [--warmup N] [--size BYTES[K|M|G]]... [--node ID]\n";
+    "usage: ulibc_peer_memory [--reps N] [--warmup N] [--size BYTES[K|M|G]]... [--node ID]\n";
 
 [[noreturn]] void usage(const std::string& why) {
-  std::fprintf(stderr, "ulibc_bench_memory: %s\n%s", why.c_str(), kUsage);
+  std::fprintf(stderr, "ulibc_peer_memory: %s\n%s", why.c_str(), kUsage);
   std::exit(2);
 }
 
@@ -190,7 +190,7 @@ int main(int argc, char** argv) {
       run_size(topo, o, node, size);
     }
   } catch (const ulibc::Error& e) {
-    std::fprintf(stderr, "ulibc_bench_memory: %s\n", e.what());
+    std::fprintf(stderr, "ulibc_peer_memory: %s\n", e.what());
     return e.kind() == ulibc::ErrorKind::input ? 2 : 1;
   }
   return 0;

@@ -47,7 +47,7 @@ usage: simpath_vs_peers.py ULIBC [--tdzdd DIR] [--graphillion-python PATH] [--gr
 Example:
   git clone https://github.com/kunisura/TdZdd /tmp/tdzdd
   python3 -m venv /tmp/gx && /tmp/gx/bin/pip install graphillion
-  /usr/bin/python3 bench/simpath_vs_peers.py build/bin/ulibc --tdzdd /tmp/tdzdd \\
+  /usr/bin/python3 peers/simpath_vs_peers.py build/bin/ulibc --tdzdd /tmp/tdzdd \\
       --graphillion-python /tmp/gx/bin/python --grids 9,10,11,12 --rounds 3
 """
 import argparse

@@ -1,4 +1,4 @@
-// bench_main.cpp — `ulibc-bench`, which `ulibc bench|tune|simpath|sssp …` hands over to: the
+// kernels_main.cpp — `ulibc-kernels`, which `ulibc bench|tune|simpath|sssp …` hands over to: the
 // commands that run the OpenMP kernels (see commands.hpp for why apart).
 #include <array>
 

@@ -1,4 +1,4 @@
-// bench/topology_load.cpp — how long one topology load takes: ULIBC against hwloc.
+// peers/topology_load.cpp — how long one topology load takes: ULIBC against hwloc.
 //
 // For each machine (the live one, then every --fsroot snapshot) both loaders
 // run in the same process, interleaved: repetition r times ulibc then hwloc,
@@ -12,7 +12,7 @@
 // hwloc reads HWLOC_FSROOT when it loads, so the variable is set (or unset
 // for the live machine) before the repetitions, outside the timed region.
 //
-// usage: ulibc_bench_topology_load [--reps N] [--warmup N] [--fsroot DIR]... [--no-live]
+// usage: ulibc_peer_topology_load [--reps N] [--warmup N] [--fsroot DIR]... [--no-live]
 //                                  [--detail full|placement] [--hwloc-no-caches]
 #include <hwloc.h>
 

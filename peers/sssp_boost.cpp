@@ -1,6 +1,6 @@
-// bench/sssp_boost.cpp — the Boost Graph Library's dijkstra_shortest_paths on
+// peers/sssp_boost.cpp — the Boost Graph Library's dijkstra_shortest_paths on
 // the graph `ulibc sssp` solves: the BGL peer of the shortest-path comparison
-// (bench/sssp_vs_peers.py).
+// (peers/sssp_vs_peers.py).
 //
 // The graph is a DIMACS .gr file (9th challenge) or ULIBC's binary weighted
 // graph, read by ULIBC's reader (graph/dimacs_io.hpp) into its CSR form,
@@ -48,7 +48,7 @@
 // process's peak resident set (VmHWM of /proc/self/status; -1 where there is
 // none), reading the graph and building BGL's copy included.
 //
-// usage: ulibc_bench_sssp_boost GRAPH (--sources FILE.ss | --source ID ...)
+// usage: ulibc_peer_sssp_boost GRAPH (--sources FILE.ss | --source ID ...)
 //                               [--variant color|no-color] [--predecessors]
 // Exit status 2 for bad input: an unreadable or malformed graph or sources
 // file, a source outside 1..n, no sources.
@@ -92,7 +92,7 @@ struct HeadOf {
   const ulibc::graph::WeightedGraph* g;
   VertexId operator()(ArcIndex arc) const { return static_cast<VertexId>(g->arcs()[arc].head); }
 };
-using ArcIterator = ulibc::bench_peers::CsrArcIterator<VertexId, ArcIndex, HeadOf>;
+using ArcIterator = ulibc::peers::CsrArcIterator<VertexId, ArcIndex, HeadOf>;
 
 
 struct ArcWeight {
@@ -140,7 +140,7 @@ int main(int argc, char** argv) {
     return rc == 0 ? 0 : 2;
   }
 
-  return ulibc::bench_peers::run_reporting_errors("ulibc_bench_sssp_boost", [&] {
+  return ulibc::peers::run_reporting_errors("ulibc_peer_sssp_boost", [&] {
     if (sources_path.empty() && source_options.empty())
       throw ulibc::input_error("no sources: give --sources FILE.ss or --source ID");
     ulibc::graph::WeightedGraph rows = ulibc::graph::read_weighted_graph(graph_path);
@@ -192,14 +192,14 @@ int main(int argc, char** argv) {
     long long state_bytes = n * static_cast<long long>(sizeof(Distance) + sizeof(std::size_t));
     if (!no_color) state_bytes += (n + 3) / 4;
     if (predecessors) state_bytes += n * static_cast<long long>(sizeof(VertexId));
-    nlohmann::ordered_json out = {{"peer", "boost-graph " + ulibc::bench_peers::boost_version()},
+    nlohmann::ordered_json out = {{"peer", "boost-graph " + ulibc::peers::boost_version()},
                                   {"variant", variant},
                                   {"predecessors", predecessors},
                                   {"vertices", n},
                                   {"arcs", arcs},
                                   {"graph_bytes", graph_bytes},
                                   {"state_bytes", state_bytes},
-                                  {"peak_rss_bytes", ulibc::bench_peers::peak_rss_bytes()},
+                                  {"peak_rss_bytes", ulibc::peers::peak_rss_bytes()},
                                   {"queries", queries}};
     std::printf("%s\n", out.dump(1).c_str());
     return 0;

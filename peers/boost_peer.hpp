@@ -1,4 +1,4 @@
-// bench/boost_peer.hpp — what the Boost Graph Library peers of the graph
+// peers/boost_peer.hpp — what the Boost Graph Library peers of the graph
 // benchmarks share: handing ULIBC's CSR arrays to BGL's CSR graph, and
 // reporting the Boost release and their own peak memory.
 #pragma once
@@ -16,7 +16,7 @@
 
 #include "ulibc/error.hpp"
 
-namespace ulibc::bench_peers {
+namespace ulibc::peers {
 
 inline std::string boost_version() {
   return std::to_string(BOOST_VERSION / 100000) + "." + std::to_string(BOOST_VERSION / 100 % 1000) + "." +
@@ -89,4 +89,4 @@ int run_reporting_errors(const char* program, Body&& body) {
   }
 }
 
-}  // namespace ulibc::bench_peers
+}  // namespace ulibc::peers

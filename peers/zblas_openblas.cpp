@@ -1,4 +1,4 @@
-// bench/zblas_openblas.cpp — the zblas kernels against OpenBLAS, side by side.
+// peers/zblas_openblas.cpp — the zblas kernels against OpenBLAS, side by side.
 //
 // For zdotc, zaxpy, dznrm2 and zgemv (op = N, T, C), at the seed paper's size
 // (vectors of 65536 = 256^2, a 65536 x 4 matrix) and at a memory-bound one
@@ -21,7 +21,7 @@
 // other one's batch. The batch then starts with one untimed call, which wakes
 // its own threads.
 //
-// usage: ulibc_bench_zblas [--threads T] [--reps R] [--cols N] [--sizes N,N,...] [--gap-ms G] [--kernels K,...]
+// usage: ulibc_peer_zblas [--threads T] [--reps R] [--cols N] [--sizes N,N,...] [--gap-ms G] [--kernels K,...]
 #include <cblas.h>
 #include <omp.h>
 
@@ -45,7 +45,7 @@
 namespace {
 
 using Clock = std::chrono::steady_clock;
-using ulibc::bench::median;
+using ulibc::harness::median;
 using ulibc::zblas::Complex;
 using ulibc::zblas::Team;
 using ulibc::zblas::Trans;
@@ -164,8 +164,8 @@ struct Parts {
 
 void run_size(const ulibc::Topology& topo, const ulibc::Mapping& map, std::size_t n, const Options& o) {
   const std::size_t cols = o.cols;
-  using ulibc::bench::saturating_mul;
-  ulibc::bench::require_memory(saturating_mul(saturating_mul(n, cols + 2), sizeof(Complex)),
+  using ulibc::harness::saturating_mul;
+  ulibc::harness::require_memory(saturating_mul(saturating_mul(n, cols + 2), sizeof(Complex)),
                                "a " + std::to_string(n) + " x " + std::to_string(cols) + " matrix and two vectors");
   const ulibc::NodeArray<Parts> u_parts(topo, map, n), v_parts(topo, map, n);
   Complex* u = reinterpret_cast<Complex*>(u_parts.data());

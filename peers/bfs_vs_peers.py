@@ -33,7 +33,7 @@ both chosen by ULIBC, are searched by three programs:
          from the .el that ULIBC writes (comment lines removed; a self-loop on
          the last vertex appended, which GAP drops, so that GAP counts the
          same vertices even when the last ones have no edges).
-  Boost  bench/bfs_boost.cpp (ulibc_bench_bfs_boost): boost::breadth_first_search
+  Boost  peers/bfs_boost.cpp (ulibc_peer_bfs_boost): boost::breadth_first_search
          on a compressed_sparse_row_graph, recording parents; sequential (BGL's
          BFS has no parallel version). It reads ULIBC's binary edge list.
 
@@ -63,10 +63,10 @@ usage: bfs_vs_peers.py ULIBC [--gap DIR] [--boost PATH] [--workdir DIR] [--scale
                        [--threads 2] [--rounds 3] [--roots 64] [--seed N] [--variant do]
                        [--gap-mode driver|processes] [--keep]
   ULIBC is build/bin/ulibc; DIR holds GAP's built bfs and converter (default
-  $GAPBS_DIR); PATH defaults to ulibc_bench_bfs_boost next to ULIBC.
+  $GAPBS_DIR); PATH defaults to ulibc_peer_bfs_boost next to ULIBC.
 Example:
   git clone https://github.com/sbeamer/gapbs /tmp/gapbs && make -C /tmp/gapbs bfs converter
-  /usr/bin/python3 bench/bfs_vs_peers.py build/bin/ulibc --gap /tmp/gapbs --scales 20,22 --rounds 3
+  /usr/bin/python3 peers/bfs_vs_peers.py build/bin/ulibc --gap /tmp/gapbs --scales 20,22 --rounds 3
 """
 import argparse
 import json
@@ -252,7 +252,7 @@ def main():
     parser.add_argument("ulibc", help="the ulibc binary (build/bin/ulibc)")
     parser.add_argument("--gap", default=os.environ.get("GAPBS_DIR"),
                         help="GAP's directory, with bfs and converter built (default $GAPBS_DIR)")
-    parser.add_argument("--boost", help="ulibc_bench_bfs_boost (default: next to ULIBC)")
+    parser.add_argument("--boost", help="ulibc_peer_bfs_boost (default: next to ULIBC)")
     parser.add_argument("--workdir", help="for graphs and roots (default: a temporary directory, removed after)")
     parser.add_argument("--keep", action="store_true", help="keep the work directory's files")
     parser.add_argument("--scales", default="20,22")
@@ -267,7 +267,7 @@ def main():
     if not args.gap or not os.path.isfile(os.path.join(args.gap, "converter")):
         sys.exit("GAP's built directory is needed: --gap DIR or GAPBS_DIR (make -C DIR bfs converter)")
     args.ulibc = os.path.abspath(args.ulibc)
-    args.boost = os.path.abspath(args.boost or os.path.join(os.path.dirname(args.ulibc), "ulibc_bench_bfs_boost"))
+    args.boost = os.path.abspath(args.boost or os.path.join(os.path.dirname(args.ulibc), "ulibc_peer_bfs_boost"))
     for tool in (args.ulibc, args.boost):
         if not os.access(tool, os.X_OK):
             sys.exit(f"not an executable: {tool}")
