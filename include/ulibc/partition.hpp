@@ -9,16 +9,9 @@
 #include <vector>
 
 #include "ulibc/mapping.hpp"
+#include "ulibc/range.hpp"
 
 namespace ulibc {
-
-struct Range {
-  std::size_t begin = 0;
-  std::size_t end = 0;
-  std::size_t size() const { return end - begin; }
-  bool empty() const { return begin == end; }
-  bool operator==(const Range&) const = default;
-};
 
 class NodePartition {
  public:

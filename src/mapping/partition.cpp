@@ -14,10 +14,6 @@ std::size_t scaled(std::size_t n, std::size_t num, std::size_t den) {
   return static_cast<std::size_t>(static_cast<unsigned __int128>(n) * num / den);
 }
 
-Range slice(Range r, std::size_t index, std::size_t count) {
-  return {r.begin + scaled(r.size(), index, count), r.begin + scaled(r.size(), index + 1, count)};
-}
-
 }  // namespace
 
 NodePartition::NodePartition(const Mapping& map, std::size_t n, std::size_t align) : n_(n) {
@@ -38,7 +34,7 @@ NodePartition::NodePartition(const Mapping& map, std::size_t n, std::size_t alig
   for (const Placement& p : map.threads()) {
     const auto t = static_cast<std::size_t>(p.thread);
     thread_node_[t] = p.node_index;
-    thread_ranges_[t] = slice(node_ranges_[static_cast<std::size_t>(p.node_index)], static_cast<std::size_t>(p.ordcore),
+    thread_ranges_[t] = even_share(node_ranges_[static_cast<std::size_t>(p.node_index)], static_cast<std::size_t>(p.ordcore),
                               static_cast<std::size_t>(per_node[static_cast<std::size_t>(p.node_index)]));
   }
 }

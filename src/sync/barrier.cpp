@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "ulibc/error.hpp"
+#include "ulibc/spin.hpp"
 
 namespace ulibc {
 
@@ -25,14 +26,6 @@ constexpr int kSpin = 4096;
 // With more threads than processors the thread we wait for may need our
 // processor: sleep almost at once.
 constexpr int kSpinOversubscribed = 16;
-
-void cpu_relax() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#elif defined(__aarch64__)
-  asm volatile("yield" ::: "memory");
-#endif
-}
 
 // group_of_thread as given, or Error(input) naming the first bad entry.
 const std::vector<int>& checked_groups(const std::vector<int>& group_of_thread) {
@@ -124,7 +117,7 @@ void NumaBarrier::release(std::uint32_t episode) {
 void NumaBarrier::wait_for_release(Group& g, std::uint32_t episode) const {
   for (int i = 0; i < spin_limit_; ++i) {
     if (g.episode.load(std::memory_order_acquire) != episode) return;
-    cpu_relax();
+    spin_pause();
   }
   g.sleepers.fetch_add(1, std::memory_order_seq_cst);
   while (g.episode.load(std::memory_order_seq_cst) == episode) g.episode.wait(episode, std::memory_order_acquire);

@@ -1,0 +1,33 @@
+// ulibc/range.hpp — a half-open index range [begin, end) and its even split.
+//
+// Every parallel loop that hands each thread a contiguous share uses these,
+// so that two passes over the same data (a count and a fill, a sum and a
+// scan) give every thread the same share.
+#pragma once
+#include <concepts>
+#include <cstddef>
+
+namespace ulibc {
+
+template <std::integral Index>
+struct IndexRange {
+  Index begin = 0;
+  Index end = 0;
+  Index size() const { return end - begin; }
+  bool empty() const { return begin == end; }
+  bool operator==(const IndexRange&) const = default;
+};
+
+using Range = IndexRange<std::size_t>;
+
+// Share `index` of `count` (0 <= index < count) of r: shares differ in size
+// by at most one and cover r in order. The product is taken in 128 bits, so
+// no range is too long to split.
+template <std::integral Index>
+IndexRange<Index> even_share(IndexRange<Index> r, std::size_t index, std::size_t count) {
+  const auto n = static_cast<unsigned __int128>(r.size());
+  return {static_cast<Index>(r.begin + static_cast<Index>(n * index / count)),
+          static_cast<Index>(r.begin + static_cast<Index>(n * (index + 1) / count))};
+}
+
+}  // namespace ulibc
