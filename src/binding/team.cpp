@@ -64,7 +64,7 @@ std::string bind_openmp_member(const Mapping& map, int thread, TeamBinding& bind
   } catch (const std::exception& e) {
     error = e.what();
   }
-  binding.cpus[static_cast<std::size_t>(thread)] = os::current_cpu();
+  binding.cpus[static_cast<std::size_t>(thread)] = os::current_cpu().value_or(-1);
   return error;
 }
 

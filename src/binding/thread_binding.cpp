@@ -17,6 +17,6 @@ void restore_affinity() { os::restore_current_thread(); }
 
 CpuSet current_affinity() { return os::thread_affinity(); }
 CpuSet affinity_before_binding() { return os::affinity_before_binding(); }
-int current_processor() { return os::current_cpu(); }
+int current_processor() { return os::current_cpu().value_or(-1); }
 
 }  // namespace ulibc

@@ -12,7 +12,10 @@
 #include <set>
 #include <utility>
 
+#include "os/meminfo.hpp"
 #include "os/memory.hpp"
+#include "os/pages.hpp"
+#include "os/process.hpp"
 #include "ulibc/error.hpp"
 #include "ulibc/memory.hpp"
 
@@ -103,6 +106,17 @@ void check_capacity(const Plan& plan, std::uint64_t bytes, std::uint64_t memory,
 
 std::size_t round_up(std::size_t bytes, std::size_t granule) { return (bytes + granule - 1) / granule * granule; }
 
+// The transparent huge page: 2 MiB (x86-64's PMD) where the kernel does not say.
+std::size_t thp_bytes() { return os::thp_page_size().value_or(std::size_t{2} << 20); }
+
+// Anonymous memory, or Error(system) naming the size and the kernel's reason.
+void* map_or_throw(std::size_t bytes) {
+  void* p = nullptr;
+  if (const int err = os::map_anonymous(bytes, &p); err != 0)
+    throw system_error("mmap of " + std::to_string(bytes) + " bytes: " + std::strerror(err));
+  return p;
+}
+
 std::string kind_text(PageKind kind) {
   switch (kind) {
     case PageKind::normal: return "base pages";
@@ -145,15 +159,16 @@ class BufferMaker {
   }
 
   bool map_hugetlb(NumaBuffer& b) {
-    const std::size_t huge = os::default_huge_page_size();
-    if (huge == 0) return give_up("the kernel offers no explicit huge pages");
+    const auto default_huge = os::default_huge_page_size();
+    if (!default_huge) return give_up("the kernel offers no explicit huge pages");
+    const std::size_t huge = *default_huge;
     if (!stretches_aligned_to(huge))
       return give_up("the parts are not multiples of the " + kb_text(huge) + " explicit huge page");
     const std::size_t bytes = round_up(plan_.bytes, huge);
     if (!pool_holds(bytes / huge, huge) || !nodes_hold(huge)) return false;
-    std::string why;
-    void* p = os::map_hugetlb(bytes, huge, why);
-    if (!p) return give_up(why);
+    void* p = nullptr;
+    if (const int err = os::map_hugetlb(bytes, huge, &p); err != 0)
+      return give_up(std::string("mmap(MAP_HUGETLB): ") + std::strerror(err));
     set(b, p, bytes, PageKind::explicit_huge);
     return true;
   }
@@ -199,20 +214,21 @@ class BufferMaker {
   }
 
   bool map_thp(NumaBuffer& b) {
-    switch (os::thp_mode()) {
-      case os::ThpMode::absent: return give_up("the kernel has no transparent huge pages");
+    const auto mode = os::thp_mode();
+    if (!mode) return give_up("the kernel has no transparent huge pages");
+    switch (*mode) {
       case os::ThpMode::never:
         return give_up("transparent huge pages are disabled (transparent_hugepage/enabled: never)");
       case os::ThpMode::always:
       case os::ThpMode::madvise: break;
     }
-    if (os::thp_disabled_for_process())
+    if (os::thp_disabled_for_process().value_or(false))
       return give_up("transparent huge pages are disabled for this process (prctl PR_SET_THP_DISABLE)");
-    const std::size_t huge = os::thp_page_size();
+    const std::size_t huge = thp_bytes();
     const std::size_t bytes = round_up(plan_.bytes, huge);
     // Only a huge-page-aligned range can be backed by huge pages: over-map by
     // one huge page and trim both ends to the aligned part.
-    auto* raw = static_cast<char*>(os::map_anonymous(bytes + huge));
+    auto* raw = static_cast<char*>(map_or_throw(bytes + huge));
     const auto addr = reinterpret_cast<std::uintptr_t>(raw);
     char* aligned = raw + (round_up(addr, huge) - addr);
     os::unmap(raw, static_cast<std::size_t>(aligned - raw));
@@ -227,7 +243,7 @@ class BufferMaker {
 
   void map_normal(NumaBuffer& b) {
     const std::size_t bytes = round_up(plan_.bytes, page_size());
-    set(b, os::map_anonymous(bytes), bytes, PageKind::normal);
+    set(b, map_or_throw(bytes), bytes, PageKind::normal);
     // With THP "always" the kernel would back the range with 2 MiB pages,
     // each on one node, and interleave would alternate every 512 pages.
     if (interleaves())
@@ -412,20 +428,23 @@ int nearest_memory_node(const Topology& topo, int node) {
   return best;
 }
 
-MemPolicy memory_policy(const void* addr) { return os::policy_at(addr); }
+MemPolicy memory_policy(const void* addr) {
+  MemPolicy policy;
+  if (const int err = os::policy_at(addr, &policy); err != 0)
+    throw system_error(std::string("get_mempolicy(MPOL_F_ADDR): ") + std::strerror(err));
+  return policy;
+}
 
 std::size_t page_size() { return os::base_page_size(); }
-std::uint64_t available_memory() { return os::available_memory(); }
-std::uint64_t peak_resident_memory() { return os::peak_resident_memory(); }
+std::uint64_t available_memory() { return os::available_memory().value_or(0); }
+std::uint64_t peak_resident_memory() { return os::peak_resident_memory().value_or(0); }
 void release_free_heap() { os::release_free_heap(); }
 
 std::size_t page_granule(PageKind kind) {
   switch (kind) {
     case PageKind::normal: return os::base_page_size();
-    case PageKind::transparent_huge: return os::thp_page_size();
-    case PageKind::explicit_huge:
-      if (const std::size_t huge = os::default_huge_page_size()) return huge;
-      return os::thp_page_size();
+    case PageKind::transparent_huge: return thp_bytes();
+    case PageKind::explicit_huge: return os::default_huge_page_size().value_or(thp_bytes());
   }
   return os::base_page_size();
 }
@@ -447,7 +466,8 @@ PagePlacement page_placement(const void* addr, std::size_t bytes) {
   for (std::size_t first = 0; first < out.pages; first += kBatch) {
     const std::size_t count = std::min(kBatch, out.pages - first);
     for (std::size_t i = 0; i < count; ++i) pages[i] = reinterpret_cast<const void*>(begin + (first + i) * page);
-    os::page_nodes({pages.data(), count}, {status.data(), count});
+    if (const int err = os::page_nodes({pages.data(), count}, {status.data(), count}); err != 0)
+      throw system_error(std::string("move_pages (page query): ") + std::strerror(err));
     bool faulted = false;
     for (std::size_t i = 0; i < count; ++i) {
       if (status[i] >= 0) {
@@ -461,7 +481,7 @@ PagePlacement page_placement(const void* addr, std::size_t bytes) {
       faulted = faulted || status[i] == -EFAULT;
     }
     // -EFAULT is both "only read so far (the shared zero page)" and "not mapped".
-    if (faulted && !os::is_mapped(pages[0], count * page))
+    if (faulted && os::check_mapped(pages[0], count * page) != 0)
       throw input_error("page query: " + size_text(bytes) + " from " + address_text(begin) + " are not all mapped");
   }
   return out;

@@ -1,3 +1,4 @@
+// os/affinity.cpp — sched_setaffinity and friends, and the per-thread record of the mask before binding.
 #include "os/affinity.hpp"
 
 #include <sched.h>
@@ -6,38 +7,17 @@
 #include <cstring>
 #include <optional>
 #include <string>
-#include <vector>
 
-#include "os/process.hpp"
+#include "os/kernel_mask.hpp"
 #include "ulibc/error.hpp"
 
 namespace ulibc::os {
 
 namespace {
 
-constexpr int kWordBits = 8 * sizeof(unsigned long);
-
 thread_local std::optional<CpuSet> t_before_binding;
 
-// A kernel mask just long enough for `last`: the kernel zero-fills the rest,
-// so binding to processor 3 passes one word, as a hand-written call would.
-// Up to 1024 processors it lives on the stack: binding is a hot call.
-class KernelMask {
- public:
-  explicit KernelMask(int last) : count_(static_cast<std::size_t>(last / kWordBits + 1)) {
-    if (count_ > kInline) heap_.assign(count_, 0ul);
-  }
-  void set(int id) { words()[id / kWordBits] |= 1ul << (id % kWordBits); }
-  std::size_t bytes() const { return count_ * sizeof(unsigned long); }
-  cpu_set_t* data() { return reinterpret_cast<cpu_set_t*>(words()); }
-
- private:
-  static constexpr std::size_t kInline = 1024 / kWordBits;
-  unsigned long* words() { return heap_.empty() ? inline_ : heap_.data(); }
-  std::size_t count_;
-  unsigned long inline_[kInline] = {};
-  std::vector<unsigned long> heap_;
-};
+cpu_set_t* cpu_set(KernelMask& mask) { return reinterpret_cast<cpu_set_t*>(mask.data()); }
 
 void check_id(int proc) {
   if (proc < 0 || proc > CpuSet::kMaxId)
@@ -55,16 +35,14 @@ void check_id(int proc) {
 // `what` names the target in an error; it is only called on failure.
 template <class What>
 void apply(KernelMask& mask, What what) {
-  if (::sched_setaffinity(0, mask.bytes(), mask.data()) != 0) refused(what(), errno);
+  if (::sched_setaffinity(0, mask.bytes(), cpu_set(mask)) != 0) refused(what(), errno);
 }
 
 std::string processor_name(int proc) { return "processor " + std::to_string(proc); }
 
 KernelMask mask_of(const CpuSet& cpus) {
   if (cpus.empty()) throw input_error("cannot bind to an empty processor set");
-  KernelMask mask(cpus.last());
-  for (int id : cpus) mask.set(id);
-  return mask;
+  return KernelMask(cpus);
 }
 
 void remember() {
@@ -72,6 +50,16 @@ void remember() {
 }
 
 }  // namespace
+
+CpuSet thread_affinity() {
+  // The kernel rejects a buffer smaller than its own mask (EINVAL), so grow.
+  for (int bits = 1024; bits <= CpuSet::kMaxId + 1; bits *= 2) {
+    KernelMask mask(bits - 1);
+    if (::sched_getaffinity(0, mask.bytes(), cpu_set(mask)) == 0) return mask.to_set();
+    if (errno != EINVAL) break;
+  }
+  throw system_error(std::string("sched_getaffinity: ") + std::strerror(errno));
+}
 
 void bind_current_thread(int proc) {
   check_id(proc);
@@ -107,10 +95,8 @@ void bind_thread(pthread_t thread, int proc) {
   check_id(proc);
   KernelMask mask(proc);
   mask.set(proc);
-  if (const int err = ::pthread_setaffinity_np(thread, mask.bytes(), mask.data()); err != 0)
+  if (const int err = ::pthread_setaffinity_np(thread, mask.bytes(), cpu_set(mask)); err != 0)
     refused(processor_name(proc), err);
 }
-
-int current_cpu() { return ::sched_getcpu(); }
 
 }  // namespace ulibc::os

@@ -1,47 +1,46 @@
+// os/process.cpp — queries about the calling process; none throws.
 #include "os/process.hpp"
 
+#include <malloc.h>
 #include <numaif.h>
 #include <sched.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 
-#include <bit>
 #include <cerrno>
-#include <cstring>
-#include <vector>
 
-#include "ulibc/error.hpp"
+#include "os/kernel_mask.hpp"
 
 namespace ulibc::os {
 
-namespace {
-// Bits of `words` as a set.
-CpuSet set_of(const std::vector<unsigned long>& words) {
-  CpuSet out;
-  constexpr int kWordBits = 8 * sizeof(unsigned long);
-  for (std::size_t w = 0; w < words.size(); ++w)
-    for (unsigned long bits = words[w]; bits != 0; bits &= bits - 1)
-      out.set(static_cast<int>(w) * kWordBits + std::countr_zero(bits));
-  return out;
-}
-}  // namespace
-
-CpuSet thread_affinity() {
-  // The kernel rejects a buffer smaller than its own mask (EINVAL), so grow.
-  for (std::size_t bytes = 128; bytes <= (CpuSet::kMaxId + 1) / 8; bytes *= 2) {
-    std::vector<unsigned long> buf(bytes / sizeof(unsigned long));
-    if (::sched_getaffinity(0, bytes, reinterpret_cast<cpu_set_t*>(buf.data())) == 0) return set_of(buf);
-    if (errno != EINVAL) break;
-  }
-  throw system_error(std::string("sched_getaffinity: ") + std::strerror(errno));
-}
-
 std::optional<NodeSet> allowed_memory_nodes() {
-  // As with affinity, the kernel wants room for all its possible nodes.
+  // The kernel wants room for all its possible nodes (EINVAL): grow.
   for (unsigned long bits = 1024; bits <= CpuSet::kMaxId + 1ul; bits *= 2) {
-    std::vector<unsigned long> buf(bits / (8 * sizeof(unsigned long)));
-    if (::get_mempolicy(nullptr, buf.data(), bits, nullptr, MPOL_F_MEMS_ALLOWED) == 0) return set_of(buf);
+    KernelMask mask(static_cast<int>(bits) - 1);
+    if (::get_mempolicy(nullptr, mask.data(), mask.bits(), nullptr, MPOL_F_MEMS_ALLOWED) == 0) return mask.to_set();
     if (errno != EINVAL) break;
   }
   return std::nullopt;
 }
+
+std::optional<int> current_cpu() {
+  const int cpu = ::sched_getcpu();
+  if (cpu < 0) return std::nullopt;
+  return cpu;
+}
+
+std::optional<bool> thp_disabled_for_process() {
+  const int disabled = ::prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0);
+  if (disabled < 0) return std::nullopt;
+  return disabled == 1;
+}
+
+std::optional<std::uint64_t> peak_resident_memory() {
+  rusage usage{};
+  if (::getrusage(RUSAGE_SELF, &usage) != 0) return std::nullopt;
+  return static_cast<std::uint64_t>(usage.ru_maxrss) * 1024;  // Linux counts KiB
+}
+
+void release_free_heap() { ::malloc_trim(0); }
 
 }  // namespace ulibc::os

@@ -13,6 +13,7 @@
 #include "binding/openmp_env.hpp"
 #include "os/affinity.hpp"
 #include "os/fs.hpp"
+#include "os/meminfo.hpp"
 #include "os/process.hpp"
 #include "topology/cgroup.hpp"
 #include "topology/sysfs_values.hpp"
@@ -188,13 +189,7 @@ class TopologyBuilder {
     read_distances();
   }
 
-  std::uint64_t read_node_memory(const std::string& rel) {
-    auto text = fs_.read(rel);
-    if (!text) return 0;
-    const auto pos = text->find("MemTotal:");
-    if (pos == std::string::npos) return 0;
-    return topo::parse_size(std::string_view(*text).substr(pos + 9, text->find('\n', pos) - pos - 9)).value_or(0);
-  }
+  std::uint64_t read_node_memory(const std::string& rel) { return os::read_meminfo(fs_, rel, "MemTotal").value_or(0); }
 
   std::vector<HugePages> read_hugepages(const std::string& dir) {
     std::vector<HugePages> out;
