@@ -1,6 +1,7 @@
 // ulibc.hpp — the C++ API of ULIBC: the machine (Topology), a policy and the
 // thread → processor table it gives (Mapping), binding by it (affinity),
-// node-local memory (memory, NodeArray), and the NUMA barrier and loops.
+// node-local memory (memory, NodeArray), the NUMA barrier and loops, and the
+// environment that places an unmodified OpenMP program (openmp_environment).
 // Errors are ulibc::Error.
 #pragma once
 #include "ulibc/affinity.hpp"
@@ -11,5 +12,6 @@
 #include "ulibc/memory.hpp"
 #include "ulibc/node_array.hpp"
 #include "ulibc/node_loop.hpp"
+#include "ulibc/openmp_environment.hpp"
 #include "ulibc/partition.hpp"
 #include "ulibc/topology.hpp"

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "binding/openmp_env.hpp"
+#include "config/environment.hpp"
 #include "os/affinity.hpp"
 #include "os/process.hpp"
 #include "ulibc/affinity.hpp"
@@ -27,7 +27,7 @@ std::string reason_not_to_bind(const Mapping& map, OutsideRule rule) {
   if (map.policy().kind() == PolicyKind::none) return "policy none: threads are not bound";
   if (rule == OutsideRule::override_it) return "";
   std::string vars;
-  for (const auto& v : binding::openmp_binding_variables()) vars += (vars.empty() ? "" : ", ") + v;
+  for (const auto& v : config::openmp_binding_settings()) vars += (vars.empty() ? "" : ", ") + v;
   if (vars.empty()) return "";
   return vars + " set: leaving thread binding to the OpenMP runtime (ULIBC_OUTSIDE_BINDING=override binds anyway)";
 }

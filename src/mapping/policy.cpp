@@ -1,7 +1,7 @@
+// mapping/policy.cpp — the placement policies by name, and the policy and thread count from the environment.
 #include <algorithm>
-#include <charconv>
-#include <cstdlib>
 
+#include "config/environment.hpp"
 #include "ulibc/error.hpp"
 #include "ulibc/mapping.hpp"
 
@@ -65,31 +65,16 @@ std::string Policy::name() const {
 }
 
 Policy policy_from_env(const Policy& fallback) {
-  const char* v = std::getenv("ULIBC_POLICY");
-  if (!v || !*v) return fallback;
+  const auto text = config::policy();
+  if (!text) return fallback;
   try {
-    return Policy::parse(v);
+    return Policy::parse(*text);
   } catch (const Error& e) {
-    throw input_error(std::string("ULIBC_POLICY: ") + e.what());
+    throw input_error(std::string(config::kPolicy) + ": " + e.what());
   }
 }
 
-int threads_from_env(int fallback) {
-  for (const char* var : {"ULIBC_NUM_THREADS", "OMP_NUM_THREADS"}) {
-    const char* v = std::getenv(var);
-    if (!v || !*v) continue;
-    // OMP_NUM_THREADS may be a list of nesting levels ("8,2"); the first is ours.
-    std::string_view text(v);
-    if (std::string_view(var) == "OMP_NUM_THREADS") text = text.substr(0, text.find(','));
-    int n = 0;
-    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
-    if (ec != std::errc() || end != text.data() + text.size() || n < 1 || n > Mapping::kMaxThreads)
-      throw input_error(std::string(var) + "=\"" + v + "\": expected a thread count from 1 to " +
-                        std::to_string(Mapping::kMaxThreads));
-    return n;
-  }
-  return fallback;
-}
+int threads_from_env(int fallback) { return config::thread_count().value_or(fallback); }
 
 // At least 1, so that a machine with no usable processor reaches
 // Mapping::build and gets its error there.

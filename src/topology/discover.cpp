@@ -10,7 +10,7 @@
 #include <sstream>
 #include <tuple>
 
-#include "binding/openmp_env.hpp"
+#include "config/environment.hpp"
 #include "os/affinity.hpp"
 #include "os/fs.hpp"
 #include "os/meminfo.hpp"
@@ -336,7 +336,7 @@ class TopologyBuilder {
     CpuSet allowed = t_.online();
     std::optional<NodeSet> mems;
     if (fs_.is_live()) {
-      if (const auto vars = binding::openmp_binding_variables(); vars.empty()) {
+      if (const auto vars = config::openmp_binding_settings(); vars.empty()) {
         allowed = allowed & os::affinity_before_binding();
       } else {
         if (const auto limits = topo::read_cgroup_limits(fs_, t_.notes_); limits.cpus) allowed = allowed & *limits.cpus;
@@ -400,10 +400,7 @@ class TopologyBuilder {
 };
 
 Topology Topology::load(const std::string& fsroot, Detail detail) {
-  std::string root = fsroot;
-  if (root.empty())
-    if (const char* env = std::getenv("ULIBC_FSROOT"); env && *env) root = env;
-  return TopologyBuilder(root, detail).build();
+  return TopologyBuilder(fsroot.empty() ? config::fsroot().value_or("") : fsroot, detail).build();
 }
 
 const Processor* Topology::processor(int id) const {

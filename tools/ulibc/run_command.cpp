@@ -8,13 +8,13 @@
 #include <cstring>
 #include <memory>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "commands.hpp"
 #include "ulibc/error.hpp"
+#include "ulibc/openmp_environment.hpp"
 #include "ulibc/topology.hpp"
 
 namespace ulibc::cli {
@@ -28,44 +28,8 @@ struct RunOptions {
   std::vector<std::string> command;
 };
 
-// What the program's environment gets: variables set, then variables removed.
-struct LaunchEnv {
-  std::vector<std::pair<std::string, std::string>> set;
-  std::vector<std::string> unset;
-};
-
-// "{0},{8},{16}": one place per thread, in thread order. With as many places
-// as threads, OMP_PROC_BIND=close puts thread i on place i.
-std::string places_of(const Mapping& map) {
-  std::string places;
-  for (const Placement& p : map.threads()) places += fmt::format("{}{{{}}}", places.empty() ? "" : ",", p.proc);
-  return places;
-}
-
-LaunchEnv plan(const Mapping& map) {
-  LaunchEnv env;
-  const std::string threads = std::to_string(map.size());
-  env.set.emplace_back("OMP_NUM_THREADS", threads);
-  if (map.policy().kind() == PolicyKind::none) {
-    env.set.emplace_back("OMP_PROC_BIND", "false");
-    env.unset.emplace_back("OMP_PLACES");
-  } else {
-    env.set.emplace_back("OMP_PLACES", places_of(map));
-    env.set.emplace_back("OMP_PROC_BIND", "close");
-  }
-  // A ULIBC-aware program builds the same mapping (and, seeing OMP_PLACES,
-  // leaves the binding to its runtime, which already follows that mapping).
-  env.set.emplace_back("ULIBC_POLICY", map.policy().name());
-  env.set.emplace_back("ULIBC_NUM_THREADS", threads);
-  // Older binding variables would fight the places: GCC's GOMP_CPU_AFFINITY
-  // applies when OMP_PLACES is unset, Intel's KMP_AFFINITY takes precedence.
-  env.unset.emplace_back("GOMP_CPU_AFFINITY");
-  env.unset.emplace_back("KMP_AFFINITY");
-  return env;
-}
-
 // Says which of the user's settings the launch replaces: never silently.
-void report_replaced(const LaunchEnv& env) {
+void report_replaced(const OpenMPEnvironment& env) {
   auto report = [](const std::string& name, const std::string& with) {
     const char* old = std::getenv(name.c_str());
     if (old && with != old) fmt::print(stderr, "ulibc: run: replacing {}={} ({})\n", name, old, with);
@@ -84,7 +48,7 @@ std::string shell_quote(const std::string& word) {
 }
 
 // The launch as one shell command: env -u … NAME=value … program args.
-std::string as_shell_command(const LaunchEnv& env, const std::vector<std::string>& command) {
+std::string as_shell_command(const OpenMPEnvironment& env, const std::vector<std::string>& command) {
   std::string line = "env";
   for (const auto& name : env.unset) line += " -u " + name;
   for (const auto& [name, value] : env.set) line += " " + shell_quote(name + "=" + value);
@@ -92,7 +56,7 @@ std::string as_shell_command(const LaunchEnv& env, const std::vector<std::string
   return line;
 }
 
-void print_plan(const RunOptions& o, const Mapping& map, const LaunchEnv& env) {
+void print_plan(const RunOptions& o, const Mapping& map, const OpenMPEnvironment& env) {
   if (o.common.json) {
     nlohmann::ordered_json j;
     j["policy"] = map.policy().name();
@@ -109,7 +73,7 @@ void print_plan(const RunOptions& o, const Mapping& map, const LaunchEnv& env) {
   fmt::print("{}\n", as_shell_command(env, o.command));
 }
 
-[[noreturn]] void exec(const LaunchEnv& env, const std::vector<std::string>& command) {
+[[noreturn]] void exec(const OpenMPEnvironment& env, const std::vector<std::string>& command) {
   for (const auto& [name, value] : env.set) ::setenv(name.c_str(), value.c_str(), 1);
   for (const auto& name : env.unset) ::unsetenv(name.c_str());
   std::vector<char*> argv;
@@ -127,7 +91,7 @@ void run_run(RunOptions& o, CLI::App& sub) {
   const Topology topo = Topology::load(o.common.fsroot, Detail::placement);
   const Mapping map = resolve_mapping(o.placement, topo);
   warn_if_oversubscribed(map);
-  const LaunchEnv env = plan(map);
+  const OpenMPEnvironment env = openmp_environment(map);
   if (o.dry_run) return print_plan(o, map, env);
   report_replaced(env);
   exec(env, o.command);

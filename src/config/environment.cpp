@@ -1,0 +1,68 @@
+// config/environment.cpp — the library's only getenv calls.
+#include "config/environment.hpp"
+
+#include <charconv>
+#include <cstdlib>
+
+#include "ulibc/error.hpp"
+#include "ulibc/mapping.hpp"
+
+namespace ulibc::config {
+
+namespace {
+
+const char* raw(std::string_view name) { return std::getenv(std::string(name).c_str()); }
+
+std::optional<std::string> unless_empty(std::string_view name) {
+  const char* value = raw(name);
+  if (!value || !*value) return std::nullopt;
+  return value;
+}
+
+// Values that switch binding off rather than on are not outside binding.
+bool disables_binding(std::string_view name, std::string_view value) {
+  if (value.empty()) return true;
+  if (name == "OMP_PROC_BIND") return value == "false" || value == "FALSE";
+  if (name == "KMP_AFFINITY") return value == "none" || value == "disabled";
+  return false;
+}
+
+}  // namespace
+
+std::optional<std::string> fsroot() { return unless_empty(kFsRoot); }
+
+std::optional<std::string> policy() { return unless_empty(kPolicy); }
+
+std::optional<int> thread_count() {
+  for (const std::string_view name : {kNumThreads, kOpenMPNumThreads}) {
+    const auto value = unless_empty(name);
+    if (!value) continue;
+    // OMP_NUM_THREADS may be a list of nesting levels ("8,2"); the first is ours.
+    std::string_view text(*value);
+    if (name == kOpenMPNumThreads) text = text.substr(0, text.find(','));
+    int n = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+    if (ec != std::errc() || end != text.data() + text.size() || n < 1 || n > Mapping::kMaxThreads)
+      throw input_error(std::string(name) + "=\"" + *value + "\": expected a thread count from 1 to " +
+                        std::to_string(Mapping::kMaxThreads));
+    return n;
+  }
+  return std::nullopt;
+}
+
+bool override_outside_binding() {
+  const char* value = raw(kOutsideBinding);
+  if (!value || std::string_view(value) == "respect") return false;
+  if (std::string_view(value) == "override") return true;
+  throw input_error(std::string(kOutsideBinding) + "=\"" + value + "\": accepted values are respect and override");
+}
+
+std::vector<std::string> openmp_binding_settings() {
+  std::vector<std::string> out;
+  for (const std::string_view name : kOpenMPBindingVariables)
+    if (const char* value = raw(name); value && !disables_binding(name, value))
+      out.push_back(std::string(name) + "=" + value);
+  return out;
+}
+
+}  // namespace ulibc::config
