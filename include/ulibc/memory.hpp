@@ -111,20 +111,6 @@ struct MemPolicy {
 MemPolicy memory_policy(const void* addr);
 
 std::size_t page_size();  // the base page size
-// Memory the kernel could give this process now without swapping (MemAvailable
-// in /proc/meminfo; MemFree on kernels too old to say). For refusing, before
-// allocating, a problem that cannot fit. 0 when the kernel says neither.
-std::uint64_t available_memory();
-// The most memory this process has had resident so far (its high-water
-// mark), in bytes; 0 where the kernel does not say.
-std::uint64_t peak_resident_memory();
-// Hands the pages the C allocator holds free back to the kernel. The
-// allocator keeps what a program frees for its next requests; one that frees
-// a large structure piece by piece while building another would otherwise
-// stay as large as both.
-void release_free_heap();
-// A size as people read it: 1536 -> "1.5 KiB", 1073741824 -> "1 GiB".
-std::string format_bytes(std::uint64_t bytes);
 // Bytes of one page of `kind` on this machine: the base page, the THP size,
 // or the default hugetlb page size (the THP size where there is none).
 std::size_t page_granule(PageKind kind);

@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "ulibc/error.hpp"
-#include "ulibc/memory.hpp"
+#include "harness/process_memory.hpp"
 
 namespace ulibc::harness {
 

@@ -10,10 +10,10 @@
 
 #include <fmt/format.h>
 
+#include "harness/process_memory.hpp"
 #include "simpath/request_queue.hpp"
 #include "simpath/state_table.hpp"
 #include "ulibc/error.hpp"
-#include "ulibc/memory.hpp"
 
 namespace ulibc::simpath {
 
@@ -83,7 +83,7 @@ std::uint64_t total_nodes(const std::vector<LevelNodes>& levels) {
   throw input_error(fmt::format(
       "the search outgrew its memory limit of {} at edge {} of {}, with {} nodes made (frontier up to {} vertices): "
       "allow more with --memory-limit, or try another --order",
-      format_bytes(budget.limit()), step + 1, plan.steps(), total_nodes(levels), plan.max_width()));
+      harness::format_bytes(budget.limit()), step + 1, plan.steps(), total_nodes(levels), plan.max_width()));
 }
 
 // Step j's node for `state` (of hash h), made if new: the table and the node array grow together.

@@ -13,10 +13,10 @@
 #include <boost/multiprecision/cpp_int.hpp>
 #include <fmt/format.h>
 
+#include "harness/process_memory.hpp"
 #include "simpath/state_words.hpp"
 #include "simpath/wide_count.hpp"
 #include "ulibc/error.hpp"
-#include "ulibc/memory.hpp"
 
 namespace ulibc::simpath {
 
@@ -163,7 +163,7 @@ Reduced reduce_and_count(const FrontierPlan& plan, Diagram& diagram, int threads
     for (int bits : thread_bits) widest_bits = std::max(widest_bits, bits);
     released_bytes += diagram.levels[i].bytes();
     diagram.levels[i].release(budget);
-    if (released_bytes >= kReleaseEvery) release_free_heap(), released_bytes = 0;
+    if (released_bytes >= kReleaseEvery) harness::release_free_heap(), released_bytes = 0;
     // Steps beyond i + max_skip have no parent left above them.
     if (const int gone = i + diagram.max_skip; gone < m && counts[gone].limbs() > 0) {
       std::vector<NodeRef>().swap(maps[gone]);
@@ -230,7 +230,7 @@ Reduced reduce_and_count(const FrontierPlan& plan, Diagram& diagram, int threads
   }
   if (failed_step >= 0)
     throw input_error(fmt::format("reducing the diagram outgrew the memory limit of {} at edge {} of {}",
-                                  format_bytes(budget.limit()), failed_step + 1, m));
+                                  harness::format_bytes(budget.limit()), failed_step + 1, m));
   result.zdd.root = resolve(diagram.root);
   int limbs;
   const std::uint64_t* root_count = count_of(diagram.root, limbs);

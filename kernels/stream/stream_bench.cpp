@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "harness/memory_check.hpp"
+#include "harness/process_memory.hpp"
 #include "harness/stats.hpp"
 #include "harness/timer.hpp"
 #include "stream/stream.hpp"
@@ -162,7 +163,8 @@ class StreamBench final : public BenchKernel {
       throw input_error(fmt::format("--reps {}: at most {}, beyond which STREAM's values overflow", reps_, kMaxReps));
     const std::uint64_t array_bytes = saturating_mul(n_, sizeof(double));
     require_memory(saturating_mul(3, array_bytes),
-                   fmt::format("STREAM's three arrays of {} elements (3 x {})", n_, format_bytes(array_bytes)));
+                   fmt::format("STREAM's three arrays of {} elements (3 x {})", n_,
+                               harness::format_bytes(array_bytes)));
   }
 
   nlohmann::ordered_json parameters() const override {

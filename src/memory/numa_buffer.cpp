@@ -12,7 +12,6 @@
 #include <set>
 #include <utility>
 
-#include "os/meminfo.hpp"
 #include "os/memory.hpp"
 #include "os/pages.hpp"
 #include "os/process.hpp"
@@ -436,9 +435,6 @@ MemPolicy memory_policy(const void* addr) {
 }
 
 std::size_t page_size() { return os::base_page_size(); }
-std::uint64_t available_memory() { return os::available_memory().value_or(0); }
-std::uint64_t peak_resident_memory() { return os::peak_resident_memory().value_or(0); }
-void release_free_heap() { os::release_free_heap(); }
 
 std::size_t page_granule(PageKind kind) {
   switch (kind) {

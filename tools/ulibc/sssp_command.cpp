@@ -13,6 +13,7 @@
 
 #include "commands.hpp"
 #include "graph/dimacs_io.hpp"
+#include "harness/process_memory.hpp"
 #include "harness/timer.hpp"
 #include "sssp/delta_stepping.hpp"
 #include "sssp/many_query.hpp"
@@ -178,7 +179,7 @@ nlohmann::ordered_json result_json(const sssp::RoadProblem& p, const std::string
           {"queries_per_second", r.queries_per_second()},
           {"teps", teps},
           {"note", r.note},
-          {"peak_rss_bytes", peak_resident_memory()},
+          {"peak_rss_bytes", harness::peak_resident_memory()},
           {"queries", queries}};
 }
 

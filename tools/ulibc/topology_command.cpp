@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "harness/process_memory.hpp"
 #include "json.hpp"
 #include "summary.hpp"
 #include "table.hpp"
@@ -42,12 +43,12 @@ void print_totals(const Topology& topo) {
 std::string hugepages_cell(const Node& n) {
   std::string text;
   for (const HugePages& h : n.hugepages)
-    text += fmt::format("{}{}: {}/{}", text.empty() ? "" : ", ", format_bytes(h.page_bytes), h.free, h.total);
+    text += fmt::format("{}{}: {}/{}", text.empty() ? "" : ", ", harness::format_bytes(h.page_bytes), h.free, h.total);
   return text.empty() ? "-" : text;
 }
 
 std::string memory_cell(const Node& n) {
-  std::string text = n.has_memory() ? format_bytes(n.memory_bytes) : "memory-less";
+  std::string text = n.has_memory() ? harness::format_bytes(n.memory_bytes) : "memory-less";
   if (!n.allowed) text += " (not in cgroup mems)";
   return text;
 }
@@ -89,7 +90,8 @@ void print_caches(const Topology& topo) {
   Table t({{"level"}, {"type", true}, {"size"}, {"instances"}, {"cpus each"}});
   for (const auto& [kind, count] : instances) {
     const auto& [level, type, size, sharing] = kind;
-    t.add({fmt::format("L{}", level), type, format_bytes(size), std::to_string(count), std::to_string(sharing)});
+    t.add({fmt::format("L{}", level), type, harness::format_bytes(size), std::to_string(count),
+           std::to_string(sharing)});
   }
   fmt::print("\nCaches:\n");
   t.print(std::cout);

@@ -1,10 +1,17 @@
+// harness/process_memory.cpp — the process's memory for benchmarks and commands, over the library's OS layer.
+#include "harness/process_memory.hpp"
+
 #include <array>
 #include <cstdio>
-#include <string>
 
-#include "ulibc/memory.hpp"
+#include "os/meminfo.hpp"
+#include "os/process.hpp"
 
-namespace ulibc {
+namespace ulibc::harness {
+
+std::uint64_t available_memory() { return os::available_memory().value_or(0); }
+std::uint64_t peak_resident_memory() { return os::peak_resident_memory().value_or(0); }
+void release_free_heap() { os::release_free_heap(); }
 
 std::string format_bytes(std::uint64_t bytes) {
   static constexpr std::array<const char*, 7> kUnits = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
@@ -23,4 +30,4 @@ std::string format_bytes(std::uint64_t bytes) {
   return number + " " + kUnits[unit];
 }
 
-}  // namespace ulibc
+}  // namespace ulibc::harness
