@@ -16,7 +16,7 @@
 #include "ulibc/memory.hpp"
 #include "ulibc/spin.hpp"
 
-namespace ulibc::simpath {
+namespace ulibc::simpath::detail {
 
 namespace {
 
@@ -34,7 +34,7 @@ Mate* bytes(std::uint64_t* words) { return reinterpret_cast<Mate*>(words); }
 // search skips the step. On Outcome::node, `step` and `state` are the node's.
 Outcome skip_untakeable(const FrontierPlan& plan, int& step, std::uint64_t* state) {
   for (;;) {
-    if (detail::can_take(plan.step(step), bytes(state))) return Outcome::node;
+    if (can_take(plan.step(step), bytes(state))) return Outcome::node;
     std::uint64_t next[kMaxStateWords];
     const Outcome o = child(plan.step(step), bytes(state), false, bytes(next));
     if (o != Outcome::node) return o;
@@ -382,4 +382,4 @@ Diagram build_diagram(const FrontierPlan& plan, int threads, MemoryBudget& budge
   return d;
 }
 
-}  // namespace ulibc::simpath
+}  // namespace ulibc::simpath::detail

@@ -19,7 +19,7 @@
 #include "ulibc/memory.hpp"
 #include "ulibc/range.hpp"
 
-namespace ulibc::simpath {
+namespace ulibc::simpath::detail {
 
 std::string to_decimal(const std::uint64_t* limbs, int n) {
   boost::multiprecision::cpp_int value;
@@ -286,4 +286,4 @@ Reduced reduce_and_count(const FrontierPlan& plan, Diagram& diagram, int threads
   return Reduction(plan, diagram, threads, budget).run();
 }
 
-}  // namespace ulibc::simpath
+}  // namespace ulibc::simpath::detail
