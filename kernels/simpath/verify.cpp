@@ -33,7 +33,8 @@ const char* oeis_grid_paths(int cells) {
 namespace {
 
 std::string ref_text(NodeRef r) {
-  return is_terminal(r) ? fmt::format("the {}-terminal", r) : fmt::format("node {} of step {}", ref_index(r), ref_step(r));
+  if (is_terminal(r)) return fmt::format("the {}-terminal", r);
+  return fmt::format("node {} of step {}", ref_index(r), ref_step(r));
 }
 
 // Whether `r` is a terminal or a node of a step after `step`.
@@ -128,7 +129,10 @@ Zdd canonical_form(const Zdd& z) {
       return a.first.lo != b.first.lo ? a.first.lo < b.first.lo : a.first.hi < b.first.hi;
     });
     rank[i].resize(nodes.size());
-    for (std::uint64_t k = 0; k < nodes.size(); ++k) rank[i][nodes[k].second] = k, c.levels[i].push_back(nodes[k].first);
+    for (std::uint64_t k = 0; k < nodes.size(); ++k) {
+      rank[i][nodes[k].second] = k;
+      c.levels[i].push_back(nodes[k].first);
+    }
   }
   c.root = renamed(z.root);
   return c;

@@ -204,12 +204,6 @@ std::string count_of(const PathProblem& p, int threads = 1, EdgeOrder order = Ed
 
 constexpr EdgeOrder kOrders[] = {EdgeOrder::bfs, EdgeOrder::greedy, EdgeOrder::input, EdgeOrder::automatic};
 
-PathProblem with_ends(PathProblem p, Vertex s, Vertex t) {
-  p.s = s;
-  p.t = t;
-  return p;
-}
-
 PathProblem random_problem(std::mt19937_64& rng, int n, double density) {
   graph::EdgeList input{.vertices = n};
   std::bernoulli_distribution keep(density);
@@ -348,12 +342,12 @@ TEST(Simpath, RectangularGridsAreSymmetricAndMatchBruteForce) {
 TEST(Simpath, GridsWithOtherEndsMatchBruteForce) {
   // Every ordered pair of ends on a 3 x 3-cell and a 2 x 4-cell grid.
   for (auto [rows, cols] : {std::pair{3, 3}, std::pair{2, 4}}) {
-    const PathProblem g = grid_problem(rows, cols);
-    for (Vertex s = 0; s < g.vertices; ++s)
-      for (Vertex t = 0; t < g.vertices; ++t) {
+    const Vertex vertices = (rows + 1) * (cols + 1);
+    for (Vertex s = 0; s < vertices; ++s)
+      for (Vertex t = 0; t < vertices; ++t) {
         if (s == t) continue;
         SCOPED_TRACE(::testing::Message() << rows << "x" << cols << " s " << s << " t " << t);
-        const PathProblem p = with_ends(g, s, t);
+        const PathProblem p = grid_problem(rows, cols, s, t);
         const std::string want = std::to_string(brute_force_paths(p));
         ASSERT_EQ(count_of(p), want);
         ASSERT_EQ(count_of(p, 1, EdgeOrder::greedy), want);
@@ -361,11 +355,10 @@ TEST(Simpath, GridsWithOtherEndsMatchBruteForce) {
       }
   }
   // 4 x 4 cells (5 x 5 vertices, 12 the centre): adjacent ends, the centre, corners.
-  const PathProblem g = grid_problem(4, 4);
   for (auto [s, t] : {std::pair{0, 1}, std::pair{1, 0}, std::pair{0, 5}, std::pair{12, 13}, std::pair{0, 12},
                       std::pair{12, 24}, std::pair{12, 0}, std::pair{4, 20}, std::pair{6, 18}, std::pair{24, 0}}) {
     SCOPED_TRACE(::testing::Message() << "4x4 s " << s << " t " << t);
-    const PathProblem p = with_ends(g, s, t);
+    const PathProblem p = grid_problem(4, 4, s, t);
     const std::string want = std::to_string(brute_force_paths(p));
     EXPECT_EQ(count_of(p), want);
     for (EdgeOrder order : {EdgeOrder::greedy, EdgeOrder::input, EdgeOrder::automatic})
@@ -378,8 +371,8 @@ TEST(Simpath, GridsWithOtherEndsMatchBruteForce) {
 
 std::vector<PathProblem> small_problems() {
   std::vector<PathProblem> ps = {grid_problem(1, 1), grid_problem(2, 2), grid_problem(2, 3), grid_problem(3, 3),
-                                 grid_problem(3, 4), grid_problem(4, 4), with_ends(grid_problem(3, 3), 5, 6),
-                                 with_ends(grid_problem(4, 4), 12, 0), with_ends(grid_problem(2, 5), 9, 2),
+                                 grid_problem(3, 4), grid_problem(4, 4), grid_problem(3, 3, 5, 6),
+                                 grid_problem(4, 4, 12, 0), grid_problem(2, 5, 9, 2),
                                  fan_problem(5), clique_chain(3, 5), clique_chain(1, 7)};
   std::mt19937_64 rng(11);
   for (int n : {6, 8, 10})
@@ -467,7 +460,7 @@ TEST(Simpath, ZddSetsAreExactlyTheSimplePathsAndTheDiagramIsCanonical) {
 TEST(Simpath, ParallelSearchGivesTheSequentialZdd) {
   // Kept to a few hundred steps in all: each step costs a team a few barriers,
   // which on a loaded machine (libgomp spinning) is most of this test's time.
-  std::vector<PathProblem> ps = {grid_problem(5, 5), grid_problem(3, 6), with_ends(grid_problem(4, 4), 12, 3),
+  std::vector<PathProblem> ps = {grid_problem(5, 5), grid_problem(3, 6), grid_problem(4, 4, 12, 3),
                                  grid_problem(1, 1), grid_problem(1, 2), fan_problem(8), clique_chain(2, 6)};
   std::mt19937_64 rng(3);
   ps.push_back(random_problem(rng, 13, 0.35));
@@ -587,7 +580,7 @@ std::string count_parsed(const ParsedZdd& z) {
 }
 
 TEST(Simpath, WrittenZddReadsBackToTheSameCount) {
-  std::vector<PathProblem> ps = {grid_problem(6, 6), grid_problem(1, 130), with_ends(grid_problem(3, 3), 5, 9),
+  std::vector<PathProblem> ps = {grid_problem(6, 6), grid_problem(1, 130), grid_problem(3, 3, 5, 9),
                                  clique_chain(12, 8), fan_problem(3)};
   graph::EdgeList split{.vertices = 4, .edges = {{0, 1}, {2, 3}}};
   ps.push_back(graph_problem(split, 0, 3, "split"));                       // no path
@@ -641,7 +634,7 @@ TEST(Simpath, SamplesAreUniformOverThePaths) {
     double bound;
   };
   for (const Case& c : {Case{grid_problem(2, 2), 1000, 45.0}, Case{grid_problem(3, 3), 100, 300.0},
-                        Case{with_ends(grid_problem(2, 3), 4, 6), 500, 0}}) {
+                        Case{grid_problem(2, 3, 4, 6), 500, 0}}) {
     SCOPED_TRACE(c.p.name);
     const Result r = solve(c.p, {});
     const std::uint64_t paths = std::stoull(r.count);
@@ -788,6 +781,21 @@ TEST(Simpath, BadGridsAreRefused) {
     EXPECT_CONTAINS(e, "grid " + std::to_string(rows) + "x" + std::to_string(cols));
   }
   EXPECT_CONTAINS(input_error_of([] { grid_problem(100000, 100000); }), "vertices");
+  // Ends given by hand: checked as graph_problem checks them; the corners by default.
+  std::string e = input_error_of([] { grid_problem(2, 2, 0, 9); });
+  EXPECT_CONTAINS(e, "t = 9");
+  EXPECT_CONTAINS(e, "0..8");
+  EXPECT_CONTAINS(input_error_of([] { grid_problem(2, 2, -1, std::nullopt); }), "s = -1");
+  EXPECT_CONTAINS(input_error_of([] { grid_problem(2, 2, 4, 4); }), "s and t are both vertex 4");
+  EXPECT_CONTAINS(input_error_of([] { grid_problem(2, 2, 8, std::nullopt); }), "s and t are both vertex 8");
+  EXPECT_CONTAINS(input_error_of([] { grid_problem(0, 2, 0, 1); }), "grid 0x2");
+  const PathProblem corners = grid_problem(2, 3, std::nullopt, std::nullopt);
+  const PathProblem mixed = grid_problem(2, 3, 5, std::nullopt);
+  EXPECT_TRUE(corners.edges == grid_problem(2, 3).edges);
+  EXPECT_EQ(corners.s, 0);
+  EXPECT_EQ(corners.t, 11);
+  EXPECT_EQ(mixed.s, 5);
+  EXPECT_EQ(mixed.t, 11);
   EXPECT_CONTAINS(input_error_of([] { edge_order_named("dfs"); }), "dfs");
   EXPECT_EQ(edge_order_named("greedy"), EdgeOrder::greedy);
   EXPECT_EQ(edge_order_named(edge_order_name(EdgeOrder::bfs)), EdgeOrder::bfs);

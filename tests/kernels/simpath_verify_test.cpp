@@ -52,7 +52,8 @@ TEST(SimpathVerify, AcceptsWhatTheSearchBuilds) {
   }
   EXPECT_EQ(count_sets_top_down(solve(grid_problem(1, 130), {}).zdd), "1361129467683753853853498429727072845824");
   // The empty family: the 0-terminal alone.
-  const Result none = solve(graph_problem(graph::EdgeList{.vertices = 4, .edges = {{0, 1}, {2, 3}}}, 0, 3, "apart"), {});
+  const graph::EdgeList apart{.vertices = 4, .edges = {{0, 1}, {2, 3}}};
+  const Result none = solve(graph_problem(apart, 0, 3, "apart"), {});
   EXPECT_EQ(zdd_defect(none.zdd, "0"), "");
   EXPECT_EQ(count_sets_top_down(none.zdd), "0");
 }
