@@ -47,20 +47,20 @@ class CsrArcIterator {
 
   CsrArcIterator(const std::vector<std::int64_t>& offsets, ArcIndex arc, HeadOf head)
       : offsets_(&offsets), arc_(arc), head_(head) {
-    settle();
+    load_arc();
   }
   reference operator*() const { return value_; }
   pointer operator->() const { return &value_; }  // BGL reads ei->first, ei->second
   CsrArcIterator& operator++() {
     ++arc_;
-    settle();
+    load_arc();
     return *this;
   }
   bool operator==(const CsrArcIterator& o) const { return arc_ == o.arc_; }
   bool operator!=(const CsrArcIterator& o) const { return arc_ != o.arc_; }
 
  private:
-  void settle() {  // find the row holding arc_, if there is one
+  void load_arc() {  // find the row holding arc_, if there is one
     const std::vector<std::int64_t>& start = *offsets_;
     const std::size_t n = start.size() - 1;
     if (arc_ >= static_cast<ArcIndex>(start.back())) return;

@@ -1,38 +1,96 @@
 #!/usr/bin/env bash
-# Sets up, builds and runs every test: the release build (unit, snapshot
-# oracle, command line, install, threads, NUMA lab), a short fuzzing run of
-# the sysfs parsers, the tests again under ASan+UBSan (but install and the
-# NUMA lab), and the concurrent tests (label threads) under ThreadSanitizer.
+# Sets up, builds and runs every check, in phases, each timed:
+#   setup    the Debian packages (scripts/setup.sh)
+#   release  the release build and every test (unit, snapshot oracle, command
+#            line, install, threads, kernels with their large suites, NUMA lab)
+#   fuzz     a short fuzzing run of every parser (scripts/fuzz.sh)
+#   asan     the library, parsers, kernels and commands again under
+#            ASan+UBSan, without what the release phase alone can run
+#   tsan     the concurrent runtime (label threads) under ThreadSanitizer
+# and ends with each phase's time and the tests passed and failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
 jobs=$(nproc)
+passed=0
+failed=0
+report=()
+ctest_prefix=()  # a command ctest runs under (tsan: setarch)
 
-# No test reads debug information, and generating it is a quarter of the
-# compile time on CI's two cores: the test builds leave it out (release) or
-# keep only line tables for the sanitizers' reports (-g1).
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -DNDEBUG" >/dev/null
-cmake --build build
-ctest --test-dir build --output-on-failure -j "$jobs"
+summary() {
+  local status=$?
+  printf 'ci: %s\n' "${report[@]}"
+  echo "ci: $passed tests passed, $failed failed; exit $status"
+}
+trap summary EXIT
 
-bash scripts/fuzz.sh "${ULIBC_FUZZ_SECONDS:-30}"
+# phase NAME COMMAND...: runs the command and notes its time.
+phase() {
+  local name=$1 start=$SECONDS
+  shift
+  echo "ci: == $name"
+  "$@"
+  report+=("$(printf '%-8s %4d s' "$name" $((SECONDS - start)))")
+}
+
+# run_tests BUILD_DIR CTEST_ARGS...: ctest, its counts added to the totals.
+run_tests() {
+  local dir=$1 log
+  shift
+  log=$(mktemp)
+  local status=0
+  "${ctest_prefix[@]}" ctest --test-dir "$dir" --output-on-failure -j "$jobs" "$@" | tee "$log" || status=$?
+  local line
+  line=$(grep -E 'tests passed, [0-9]+ tests failed out of [0-9]+' "$log" || true)
+  rm -f "$log"
+  if [[ $line =~ ([0-9]+)\ tests\ failed\ out\ of\ ([0-9]+) ]]; then
+    failed=$((failed + BASH_REMATCH[1]))
+    passed=$((passed + BASH_REMATCH[2] - BASH_REMATCH[1]))
+  fi
+  return "$status"
+}
+
+configure_and_build() {
+  local dir=$1
+  shift
+  cmake -S . -B "$dir" -G Ninja "$@" >/dev/null
+  cmake --build "$dir"
+}
+
+release() {
+  # No test reads debug information, and generating it is a quarter of the
+  # compile time on CI's two cores.
+  configure_and_build build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -DNDEBUG"
+  run_tests build
+}
 
 # Installed programs are not built with the sanitizer runtime, and the NUMA
 # lab boots static programs in QEMU, which ASan cannot run: both run in the
-# release build only.
-cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-g1 -DULIBC_SANITIZE=address,undefined \
-      -DULIBC_BUILD_PEERS=OFF >/dev/null
-cmake --build build-asan
-ctest --test-dir build-asan --output-on-failure -j "$jobs" -LE "install|numa_lab"
+# release build only, as do the kernels' large randomized suites (label
+# large), which test the algorithms, not memory safety, and which the small
+# suites already drive through every code path. The peers are not ULIBC's code.
+# -O1 keeps the sanitizers' reports exact and runs the tests at twice the speed of -O0.
+asan() {
+  configure_and_build build-asan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
+    -DULIBC_SANITIZE=address,undefined -DULIBC_BUILD_PEERS=OFF
+  run_tests build-asan -LE "install|numa_lab|large"
+}
 
 # ThreadSanitizer over the tests that share memory between std::threads.
 # GCC 12's TSan runtime cannot place its shadow memory when the kernel
 # randomises mmap with more bits than it expects (vm.mmap_rnd_bits 32 on
 # recent kernels): the tests run with address randomisation off where
 # setarch can do that.
-cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-g1 -DULIBC_SANITIZE=thread \
-      -DULIBC_BUILD_PEERS=OFF >/dev/null
-cmake --build build-tsan --target ulibc_thread_tests
-no_aslr=()
-if setarch "$(uname -m)" -R true 2>/dev/null; then no_aslr=(setarch "$(uname -m)" -R); fi
-"${no_aslr[@]}" ctest --test-dir build-tsan -L threads --output-on-failure
+tsan() {
+  cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
+    -DULIBC_SANITIZE=thread -DULIBC_BUILD_PEERS=OFF -DULIBC_BUILD_KERNELS=OFF -DULIBC_BUILD_TOOLS=OFF >/dev/null
+  cmake --build build-tsan --target ulibc_thread_tests
+  if setarch "$(uname -m)" -R true 2>/dev/null; then ctest_prefix=(setarch "$(uname -m)" -R); fi
+  run_tests build-tsan -L threads
+  ctest_prefix=()
+}
+
+phase setup bash scripts/setup.sh
+phase release release
+phase fuzz bash scripts/fuzz.sh "${ULIBC_FUZZ_SECONDS:-30}"
+phase asan asan
+phase tsan tsan

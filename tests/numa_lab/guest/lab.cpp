@@ -18,12 +18,22 @@ std::vector<ulibc::Mapping> team_mappings(const ulibc::Topology& topo) {
   // Shapes from the description, not from the topology under test.
   const int usable = machine().usable().count();
   const std::set<int> counts{1, std::min(2, usable), std::max(1, usable / 2), usable};
-  std::vector<ulibc::Mapping> out;
+  std::vector<ulibc::Mapping> candidates;
   for (auto kind : {ulibc::PolicyKind::scatter, ulibc::PolicyKind::compact, ulibc::PolicyKind::compact_plus})
-    for (int n : counts) out.push_back(ulibc::Mapping::build(topo, ulibc::Policy(kind), n));
+    for (int n : counts) candidates.push_back(ulibc::Mapping::build(topo, ulibc::Policy(kind), n));
   std::vector<int> order = machine().usable().ids();
   std::reverse(order.begin(), order.end());
-  out.push_back(ulibc::Mapping::build(topo, ulibc::Policy::explicit_list(order), usable));
+  candidates.push_back(ulibc::Mapping::build(topo, ulibc::Policy::explicit_list(order), usable));
+  // Policies often agree (one thread, or every processor of a small
+  // machine): a placement already checked is not checked again, which keeps
+  // each emulated machine's run to seconds.
+  std::set<std::vector<int>> seen;
+  std::vector<ulibc::Mapping> out;
+  for (auto& map : candidates) {
+    std::vector<int> procs;
+    for (const auto& p : map.threads()) procs.push_back(p.proc);
+    if (seen.insert(procs).second) out.push_back(std::move(map));
+  }
   return out;
 }
 

@@ -16,7 +16,8 @@ namespace lab {
 const ulibc::Topology& live();
 
 // scatter, compact and compact+ with 1, 2, half and all usable processors,
-// and one list policy (every usable processor, highest id first).
+// and one list policy (every usable processor, highest id first); each
+// distinct placement (processor of every thread) once.
 std::vector<ulibc::Mapping> team_mappings(const ulibc::Topology& topo);
 
 // "machine smt_pairs, policy compact, 4 threads": the first words of a failure.
