@@ -15,7 +15,7 @@ std::vector<std::unique_ptr<BenchKernel>> all_kernels() {
   kernels.push_back(make_epcc_bench());
   kernels.push_back(make_zblas_bench());
   kernels.push_back(make_bfs_bench());
-  kernels.push_back(make_simpath_bench());
+  kernels.push_back(simpath::make_bench());
   kernels.push_back(make_sssp_bench());
   return kernels;
 }

@@ -14,8 +14,9 @@
 #include "simpath/request_queue.hpp"
 #include "simpath/state_table.hpp"
 #include "ulibc/error.hpp"
+#include "ulibc/spin.hpp"
 
-namespace ulibc::simpath {
+namespace ulibc::simpath::detail {
 
 namespace {
 
@@ -29,11 +30,11 @@ const Mate* bytes(const std::uint64_t* words) { return reinterpret_cast<const Ma
 Mate* bytes(std::uint64_t* words) { return reinterpret_cast<Mate*>(words); }
 
 // Where a node of `state` before step `step` ends up once zero-suppressed:
-// while the step's edge cannot be taken, the node is its own lo child. On
-// Outcome::node, `step` and `state` are the node's.
-Outcome settle(const FrontierPlan& plan, int& step, std::uint64_t* state) {
+// while the step's edge cannot be taken, the node is its own lo child, so the
+// search skips the step. On Outcome::node, `step` and `state` are the node's.
+Outcome skip_untakeable(const FrontierPlan& plan, int& step, std::uint64_t* state) {
   for (;;) {
-    if (detail::can_take(plan.step(step), bytes(state))) return Outcome::node;
+    if (can_take(plan.step(step), bytes(state))) return Outcome::node;
     std::uint64_t next[kMaxStateWords];
     const Outcome o = child(plan.step(step), bytes(state), false, bytes(next));
     if (o != Outcome::node) return o;
@@ -53,22 +54,23 @@ bool expand(const FrontierPlan& plan, int i, LevelNodes& nodes, std::uint64_t in
     std::uint64_t out[kMaxStateWords];
     int step = i + 1;
     Outcome o = child(plan.step(i), bytes(state), take, bytes(out));
-    if (o == Outcome::node) o = settle(plan, step, out);
+    if (o == Outcome::node) o = skip_untakeable(plan, step, out);
     if (o != Outcome::node) (take ? nodes[index].hi : nodes[index].lo) = terminal(o);
     else if (!deliver(index, take, step, out)) return false;
   }
   return true;
 }
 
-// The root, settled: a node, or the terminal the whole diagram is.
+// The root, past the steps whose edges it cannot take: a node, or the
+// terminal the whole diagram is.
 struct Root {
   Outcome outcome;
   int step;
   std::uint64_t state[kMaxStateWords];
 };
-Root settled_root(const FrontierPlan& plan) {
+Root root_of(const FrontierPlan& plan) {
   Root r{Outcome::node, 0, {}};
-  r.outcome = settle(plan, r.step, r.state);
+  r.outcome = skip_untakeable(plan, r.step, r.state);
   return r;
 }
 
@@ -114,7 +116,7 @@ class SequentialSearch {
       : plan_(plan), d_(d), budget_(budget), tables_(static_cast<std::size_t>(plan.steps())) {}
 
   void run() {
-    const Root root = settled_root(plan_);
+    const Root root = root_of(plan_);
     if (root.outcome != Outcome::node) {
       d_.root = terminal(root.outcome);
       return;
@@ -187,106 +189,179 @@ class SequentialSearch {
   int count_ = 0;
 };
 
-// Waits a little before polling an empty queue again. Polling flat out kept
-// the producer's count line in the consumer's cache, and every publish then
-// had to take it back: the pipeline ran no faster than one thread.
-void relax() {
-#if defined(__x86_64__) || defined(__i386__)
-  for (int i = 0; i < 64; ++i) __builtin_ia32_pause();
-#endif
-}
-
 // The edge-based pipeline on a team of `threads`. Thread t owns steps t,
 // t+k, …; step j has one queue from each thread, so a child goes straight to
 // its step's owner however many steps below its parent it lies. A thread
 // about to take on step i closes its queues to steps up to i: from now on it
-// makes children only for steps below i.
-void build_edge_based(const FrontierPlan& plan, Diagram& d, MemoryBudget& budget, int threads) {
-  const int m = plan.steps();
-  const Root root = settled_root(plan);
-  if (root.outcome != Outcome::node) {
-    d.root = terminal(root.outcome);
+// makes children only for steps below i. run() is the skeleton; each thread's
+// part is an Owner's.
+class EdgeBasedSearch {
+ public:
+  EdgeBasedSearch(const FrontierPlan& plan, Diagram& d, MemoryBudget& budget, int threads)
+      : plan_(plan), d_(d), budget_(budget), threads_(threads), m_(plan.steps()), failed_step_(m_),
+        max_skip_(threads, 1) {}
+
+  void run();
+
+ private:
+  class Owner;
+
+  // Child states for `step` from thread `from`.
+  RequestQueue& queue(int step, int from) { return *queues_[std::size_t(step) * threads_ + from]; }
+  bool stopped() const { return stop_.load(std::memory_order_relaxed); }
+  // The budget ran out at `step`: every thread stops; the first step to fail is reported.
+  void fail(int step) {
+    int expected = m_;
+    failed_step_.compare_exchange_strong(expected, step);
+    stop_.store(true, std::memory_order_relaxed);
+  }
+
+  const FrontierPlan& plan_;
+  Diagram& d_;
+  MemoryBudget& budget_;
+  const int threads_;
+  const int m_;
+  Root root_{};
+  std::vector<std::unique_ptr<RequestQueue>> queues_;  // [j * threads + t]: for step j from thread t
+  std::atomic<bool> stop_{false};
+  std::atomic<int> failed_step_;
+  std::vector<int> max_skip_;  // per thread
+};
+
+// One thread of the pipeline: the owner of steps tid, tid + k, …, in turn.
+class EdgeBasedSearch::Owner {
+ public:
+  Owner(EdgeBasedSearch& search, int tid, int team) : s_(search), tid_(tid), team_(team) {}
+
+  void run() {
+    for (int i = tid_; i < s_.m_ && !s_.stopped(); i += team_) {
+      close_up_to(i);
+      if (!own_step(i)) s_.fail(i);
+    }
+    close_up_to(s_.m_ - 1);
+    s_.max_skip_[tid_] = max_skip_;  // once: a shared line written per child would bounce
+  }
+
+ private:
+  // Child states taken from a queue, their table slots being fetched.
+  struct Batch {
+    const std::uint64_t* record[kBatch];
+    std::uint64_t hash[kBatch];
+    int size = 0;
+  };
+
+  // This thread's queues to steps up to `last` are closed: no more children for them.
+  void close_up_to(int last) {
+    for (int j = closed_to_ + 1; j <= std::min(last, s_.m_ - 1); ++j) s_.queue(j, tid_).close();
+    closed_to_ = std::max(closed_to_, last);
+  }
+
+  // Step i: its table, the root if it is here, then every child state the
+  // queues bring, each new one expanded at once. False when the budget ran out.
+  bool own_step(int i) {
+    StateTable table(s_.plan_.state_words(i), s_.budget_);
+    // This thread's previous step (i - k) is done: its size is a hint for this one's.
+    if (i >= team_ && !table.reserve(static_cast<std::uint32_t>(s_.d_.levels[i - team_].size()))) return false;
+    step_ = i;
+    table_ = &table;
+    nodes_ = &s_.d_.levels[i];
+    const Root& root = s_.root_;
+    if (i == root.step && !add_and_expand(root.state, table.hash(root.state), nullptr)) return false;
+    return i == 0 || take_requests();
+  }
+
+  // Takes from the k queues to this step in turn, a batch at a time, until all are closed and empty.
+  bool take_requests() {
+    std::vector<char> open(team_, 1);
+    int open_count = team_, idle = 0;
+    for (int from = 0; open_count > 0 && !s_.stopped(); from = (from + 1) % team_) {
+      if (!open[from]) continue;
+      Batch batch;
+      bool done = false;
+      take_batch(s_.queue(step_, from), batch, done);
+      if (done) open[from] = 0, --open_count;
+      if (batch.size == 0) {
+        if (!done) back_off(idle);
+        continue;
+      }
+      idle = 0;
+      if (!add_batch(batch)) return false;
+    }
+    return true;
+  }
+
+  // Up to kBatch records of `in`, their slots prefetched; `done` once the queue is closed and empty.
+  void take_batch(RequestQueue& in, Batch& b, bool& done) {
+    const int record_words = RequestQueue::kHeaderWords + s_.plan_.state_words(step_);
+    while (b.size < kBatch && (b.record[b.size] = in.front(done)) != nullptr) {
+      in.pop(record_words);
+      b.hash[b.size] = table_->hash(b.record[b.size] + RequestQueue::kHeaderWords);
+      table_->prefetch_slot(b.hash[b.size++]);
+    }
+  }
+
+  // The batch's states (prefetched first) found or added, each parent's slot set.
+  bool add_batch(const Batch& b) {
+    for (int j = 0; j < b.size; ++j) table_->prefetch_state(b.hash[j]);
+    for (int j = 0; j < b.size; ++j) {
+      if (!add_and_expand(b.record[j] + RequestQueue::kHeaderWords, b.hash[j], &parent_slot(s_.d_, b.record[j])))
+        return false;
+    }
+    return true;
+  }
+
+  // The node of `state` (hash h) in this step, made and expanded if new; `slot`, if any, names it.
+  bool add_and_expand(const std::uint64_t* state, std::uint64_t h, NodeRef* slot) {
+    const StateTable::Found f = add_state(*table_, *nodes_, state, h, s_.budget_);
+    if (f.index == StateTable::kFull) return false;
+    if (slot) *slot = make_ref(step_, f.index);
+    const auto send = [this](std::uint64_t parent, bool take, int step, const std::uint64_t* child) {
+      return this->send(parent, take, step, child);
+    };
+    return !f.inserted || expand(s_.plan_, step_, *nodes_, f.index, state, send);
+  }
+
+  // A child state for `step`, to that step's owner.
+  bool send(std::uint64_t parent, bool take, int step, const std::uint64_t* state) {
+    max_skip_ = std::max(max_skip_, step - step_);
+    return s_.queue(step, tid_).push(header0(parent, take), header1(step_, step), state, s_.plan_.state_words(step));
+  }
+
+  // Waits a little before polling an empty queue again. Polling flat out kept
+  // the producer's count line in the consumer's cache, and every publish then
+  // had to take it back: the pipeline ran no faster than one thread.
+  void back_off(int& idle) const {
+    if (++idle < 64 * team_) {
+      for (int i = 0; i < 64; ++i) spin_pause();
+    } else {
+      std::this_thread::yield();  // oversubscribed, or a producer far behind
+      idle = 0;
+    }
+  }
+
+  EdgeBasedSearch& s_;
+  const int tid_, team_;
+  int max_skip_ = 1;
+  int closed_to_ = -1;  // this thread's queues to steps up to here are closed
+  // The step being searched.
+  int step_ = -1;
+  StateTable* table_ = nullptr;
+  LevelNodes* nodes_ = nullptr;
+};
+
+void EdgeBasedSearch::run() {
+  root_ = root_of(plan_);
+  if (root_.outcome != Outcome::node) {
+    d_.root = terminal(root_.outcome);
     return;
   }
-  d.root = make_ref(root.step, 0);
-  // queues[j * threads + t]: child states for step j from thread t.
-  std::vector<std::unique_ptr<RequestQueue>> queues(static_cast<std::size_t>(m) * threads);
-  for (auto& q : queues) q = std::make_unique<RequestQueue>(budget);
-  const auto queue = [&](int step, int from) -> RequestQueue& { return *queues[std::size_t(step) * threads + from]; };
-  std::atomic<bool> stop{false};
-  std::atomic<int> failed_step{m};
-  const auto fail = [&](int step) {
-    int expected = m;
-    failed_step.compare_exchange_strong(expected, step);
-    stop.store(true, std::memory_order_relaxed);
-  };
-  std::vector<int> max_skip(threads, 1);
-
-#pragma omp parallel num_threads(threads)
-  {
-    const int k = omp_get_num_threads(), tid = omp_get_thread_num();
-    int my_max_skip = 1;  // written to max_skip at the end: a shared line written per child would bounce
-    int closed_to = -1;  // this thread's queues to steps up to here are closed
-    const auto close_up_to = [&](int last) {
-      for (int j = closed_to + 1; j <= std::min(last, m - 1); ++j) queue(j, tid).close();
-      closed_to = std::max(closed_to, last);
-    };
-    for (int i = tid; i < m && !stop.load(std::memory_order_relaxed); i += k) {
-      close_up_to(i);
-      StateTable table(plan.state_words(i), budget);
-      // This thread's previous step (i - k) is done: its size is a hint for this one's.
-      bool ok = i < k || table.reserve(static_cast<std::uint32_t>(d.levels[i - k].size()));
-      LevelNodes& nodes = d.levels[i];
-      const auto deliver = [&](std::uint64_t parent, bool take, int step, const std::uint64_t* state) {
-        my_max_skip = std::max(my_max_skip, step - i);
-        return queue(step, tid).push(header0(parent, take), header1(i, step), state, plan.state_words(step));
-      };
-      const auto add_and_expand = [&](const std::uint64_t* state, std::uint64_t h, NodeRef* slot) {
-        const StateTable::Found f = add_state(table, nodes, state, h, budget);
-        if (f.index == StateTable::kFull) return false;
-        if (slot) *slot = make_ref(i, f.index);
-        return !f.inserted || expand(plan, i, nodes, f.index, state, deliver);
-      };
-      if (ok && i == root.step) ok = add_and_expand(root.state, table.hash(root.state), nullptr);
-      // Take from the k queues in turn, a batch at a time, until all are closed and empty.
-      std::vector<char> open(k, 1);
-      int open_count = i > 0 ? k : 0, idle = 0;
-      for (int from = 0; ok && open_count > 0 && !stop.load(std::memory_order_relaxed); from = (from + 1) % k) {
-        if (!open[from]) continue;
-        RequestQueue& in = queue(i, from);
-        const std::uint64_t* batch[kBatch];
-        std::uint64_t hash[kBatch];
-        int n = 0;
-        bool done = false;
-        while (n < kBatch && (batch[n] = in.front(done)) != nullptr) {
-          in.pop(RequestQueue::kHeaderWords + plan.state_words(i));
-          hash[n] = table.hash(batch[n] + RequestQueue::kHeaderWords);
-          table.prefetch_slot(hash[n++]);
-        }
-        if (done) open[from] = 0, --open_count;
-        if (n == 0) {
-          if (done) continue;
-          if (++idle < 64 * k) {
-            relax();
-          } else {
-            std::this_thread::yield();  // oversubscribed, or a producer far behind
-            idle = 0;
-          }
-          continue;
-        }
-        idle = 0;
-        for (int j = 0; j < n; ++j) table.prefetch_state(hash[j]);
-        for (int j = 0; ok && j < n; ++j) {
-          ok = add_and_expand(batch[j] + RequestQueue::kHeaderWords, hash[j], &parent_slot(d, batch[j]));
-        }
-      }
-      if (!ok) fail(i);
-    }
-    close_up_to(m - 1);
-    max_skip[tid] = my_max_skip;
-  }
-  if (stop.load()) out_of_memory(plan, failed_step.load(), d.levels, budget);
-  for (int s : max_skip) d.max_skip = std::max(d.max_skip, s);
+  d_.root = make_ref(root_.step, 0);
+  queues_.resize(static_cast<std::size_t>(m_) * threads_);
+  for (auto& q : queues_) q = std::make_unique<RequestQueue>(budget_);
+#pragma omp parallel num_threads(threads_)
+  Owner(*this, omp_get_thread_num(), omp_get_num_threads()).run();
+  if (stopped()) out_of_memory(plan_, failed_step_.load(), d_.levels, budget_);
+  for (int s : max_skip_) d_.max_skip = std::max(d_.max_skip, s);
 }
 
 }  // namespace
@@ -303,8 +378,8 @@ Diagram build_diagram(const FrontierPlan& plan, int threads, MemoryBudget& budge
   d.levels.resize(static_cast<std::size_t>(plan.steps()));
   if (plan.steps() == 0) return d;  // no edges: no path (the root is the 0-terminal)
   if (threads == 1) SequentialSearch(plan, d, budget).run();
-  else build_edge_based(plan, d, budget, threads);
+  else EdgeBasedSearch(plan, d, budget, threads).run();
   return d;
 }
 
-}  // namespace ulibc::simpath
+}  // namespace ulibc::simpath::detail

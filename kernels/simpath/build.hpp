@@ -28,7 +28,7 @@
 #include "simpath/level_nodes.hpp"
 #include "simpath/memory_budget.hpp"
 
-namespace ulibc::simpath {
+namespace ulibc::simpath::detail {
 
 struct Diagram {
   std::vector<LevelNodes> levels;  // levels[i]: the nodes deciding edge i
@@ -42,4 +42,4 @@ struct Diagram {
 // naming the limit, the step reached and the nodes made by then.
 Diagram build_diagram(const FrontierPlan& plan, int threads, MemoryBudget& budget);
 
-}  // namespace ulibc::simpath
+}  // namespace ulibc::simpath::detail

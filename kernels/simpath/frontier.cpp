@@ -7,7 +7,7 @@
 
 #include "ulibc/error.hpp"
 
-namespace ulibc::simpath {
+namespace ulibc::simpath::detail {
 
 FrontierPlan::FrontierPlan(const PathProblem& problem, std::vector<PathEdge> order) : edges_(std::move(order)) {
   const auto m = static_cast<int>(edges_.size());
@@ -47,4 +47,4 @@ FrontierPlan::FrontierPlan(const PathProblem& problem, std::vector<PathEdge> ord
   }
 }
 
-}  // namespace ulibc::simpath
+}  // namespace ulibc::simpath::detail

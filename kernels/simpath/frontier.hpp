@@ -21,7 +21,7 @@
 
 #include "simpath/path_problem.hpp"
 
-namespace ulibc::simpath {
+namespace ulibc::simpath::detail {
 
 using Mate = std::uint8_t;
 inline constexpr int kMaxFrontier = 248;  // slots of a state; the byte values above are codes
@@ -66,8 +66,6 @@ class FrontierPlan {
 };
 
 enum class Outcome : std::uint8_t { zero, one, node };
-
-namespace detail {
 
 // The working mates, read and written through get/set: bytes in memory for
 // any width, or, for at most 16 slots, one 128-bit value kept in registers
@@ -205,8 +203,6 @@ inline void compact_packed(unsigned __int128 x, int work_width, int lu, int lv, 
   std::memcpy(out, &x, sizeof x);
 }
 
-}  // namespace detail
-
 // The child of `state` (a state before step `st`) when the step's edge is
 // taken or not. For Outcome::node the child state, padded with zero bytes to
 // whole words, is written to `out`, which must hold the next step's words
@@ -214,20 +210,20 @@ inline void compact_packed(unsigned __int128 x, int work_width, int lu, int lv, 
 [[gnu::always_inline]] inline Outcome child(const Step& st, const Mate* state, bool take, Mate* out) {
   const int lu = st.u_leaves ? st.u : 255, lv = st.v_leaves ? st.v : 255;
   if (st.work_width <= 16) {
-    detail::PackedMates w{};
+    PackedMates w{};
     std::memcpy(&w.x, state, 16);  // states are at least 16 bytes (FrontierPlan::words), zero-padded
     for (int p = st.width; p < st.work_width; ++p) w.set(p, static_cast<Mate>(p));
-    const Outcome o = detail::decide(st, w, take);
-    if (o == Outcome::node) detail::compact_packed(w.x, st.work_width, lu, lv, out);
+    const Outcome o = decide(st, w, take);
+    if (o == Outcome::node) compact_packed(w.x, st.work_width, lu, lv, out);
     return o;
   }
   Mate bytes[256];
   std::memcpy(bytes, state, st.width);
   for (int p = st.width; p < st.work_width; ++p) bytes[p] = static_cast<Mate>(p);
-  detail::ByteMates w{bytes};
-  const Outcome o = detail::decide(st, w, take);
-  if (o == Outcome::node) detail::compact(st, bytes, lu, lv, out);
+  ByteMates w{bytes};
+  const Outcome o = decide(st, w, take);
+  if (o == Outcome::node) compact(st, bytes, lu, lv, out);
   return o;
 }
 
-}  // namespace ulibc::simpath
+}  // namespace ulibc::simpath::detail

@@ -13,7 +13,7 @@
 #include "simpath/memory_budget.hpp"
 #include "simpath/node_ref.hpp"
 
-namespace ulibc::simpath {
+namespace ulibc::simpath::detail {
 
 struct NodeChildren {
   NodeRef lo;  // the edge left out
@@ -84,4 +84,4 @@ class LevelNodes {
   alignas(64) std::uint64_t size_ = 0;
 };
 
-}  // namespace ulibc::simpath
+}  // namespace ulibc::simpath::detail

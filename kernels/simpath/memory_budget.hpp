@@ -7,7 +7,7 @@
 #include <atomic>
 #include <cstdint>
 
-namespace ulibc::simpath {
+namespace ulibc::simpath::detail {
 
 class MemoryBudget {
  public:
@@ -38,4 +38,4 @@ class MemoryBudget {
   std::atomic<bool> exceeded_{false};
 };
 
-}  // namespace ulibc::simpath
+}  // namespace ulibc::simpath::detail

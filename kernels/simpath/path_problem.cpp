@@ -18,6 +18,12 @@ void check_end(const char* which, Vertex v, std::int64_t vertices) {
                                   vertices - 1));
 }
 
+void check_ends(Vertex s, Vertex t, std::int64_t vertices) {
+  check_end("s", s, vertices);
+  check_end("t", t, vertices);
+  if (s == t) throw input_error(fmt::format("s and t are both vertex {}: the ends of a path must differ", s));
+}
+
 }  // namespace
 
 PathProblem grid_problem(int rows, int cols) {
@@ -42,10 +48,16 @@ PathProblem grid_problem(int rows, int cols) {
   return p;
 }
 
+PathProblem grid_problem(int rows, int cols, std::optional<Vertex> s, std::optional<Vertex> t) {
+  PathProblem p = grid_problem(rows, cols);
+  p.s = s.value_or(p.s);
+  p.t = t.value_or(p.t);
+  check_ends(p.s, p.t, p.vertices);
+  return p;
+}
+
 PathProblem graph_problem(const graph::EdgeList& input, Vertex s, Vertex t, std::string name, CleanReport* report) {
-  check_end("s", s, input.vertices);
-  check_end("t", t, input.vertices);
-  if (s == t) throw input_error(fmt::format("s and t are both vertex {}: the ends of a path must differ", s));
+  check_ends(s, t, input.vertices);
   PathProblem p{.vertices = static_cast<Vertex>(input.vertices), .s = s, .t = t, .name = std::move(name)};
   CleanReport seen;
   for (const graph::Edge& e : input.edges) {

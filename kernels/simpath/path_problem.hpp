@@ -1,5 +1,6 @@
 // simpath/path_problem.hpp — a graph and the two ends whose simple paths are counted.
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,10 @@ struct PathProblem {
 // the top-left corner and t at the bottom-right. Error(input) unless both are
 // at least 1 and the vertices fit a Vertex.
 PathProblem grid_problem(int rows, int cols);
+// The same grid with other ends, each defaulting to its corner; Error(input)
+// also when an end is not a vertex of the grid or both are one vertex, named
+// as graph_problem names them.
+PathProblem grid_problem(int rows, int cols, std::optional<Vertex> s, std::optional<Vertex> t);
 
 // What graph_problem dropped from its input.
 struct CleanReport {

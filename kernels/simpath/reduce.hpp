@@ -5,7 +5,7 @@
 #include "simpath/build.hpp"
 #include "simpath/zdd.hpp"
 
-namespace ulibc::simpath {
+namespace ulibc::simpath::detail {
 
 struct Reduced {
   Zdd zdd;
@@ -19,4 +19,4 @@ struct Reduced {
 // Error(input) when `budget` runs out.
 Reduced reduce_and_count(const FrontierPlan& plan, Diagram& diagram, int threads, MemoryBudget& budget);
 
-}  // namespace ulibc::simpath
+}  // namespace ulibc::simpath::detail

@@ -18,7 +18,7 @@
 #include "simpath/memory_budget.hpp"
 #include "simpath/state_words.hpp"
 
-namespace ulibc::simpath {
+namespace ulibc::simpath::detail {
 
 class RequestQueue {
  public:
@@ -156,4 +156,4 @@ class RequestQueue {
   alignas(64) std::atomic<bool> closed_{false};
 };
 
-}  // namespace ulibc::simpath
+}  // namespace ulibc::simpath::detail

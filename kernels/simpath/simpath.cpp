@@ -11,6 +11,8 @@
 
 namespace ulibc::simpath {
 
+using detail::FrontierPlan;
+
 namespace {
 
 // The plan of `order`, or for automatic the narrowest of the candidates'.
@@ -42,15 +44,16 @@ Result solve(const PathProblem& problem, const Options& options) {
   r.order_seconds = order_timer.seconds();
   r.max_frontier = plan.max_width();
   const std::uint64_t available = harness::available_memory();  // 0: the kernel does not say
-  MemoryBudget budget(options.memory_limit != 0 ? options.memory_limit : available != 0 ? available : UINT64_MAX);
+  const std::uint64_t limit = options.memory_limit != 0 ? options.memory_limit : available != 0 ? available : UINT64_MAX;
+  detail::MemoryBudget budget(limit);
 
   harness::Timer build_timer;
-  Diagram diagram = build_diagram(plan, options.threads, budget);
+  detail::Diagram diagram = detail::build_diagram(plan, options.threads, budget);
   r.build_seconds = build_timer.seconds();
   r.states = diagram.states();
 
   harness::Timer reduce_timer;
-  Reduced reduced = reduce_and_count(plan, diagram, options.threads, budget);
+  detail::Reduced reduced = detail::reduce_and_count(plan, diagram, options.threads, budget);
   r.reduce_seconds = reduce_timer.seconds();
   r.count = std::move(reduced.count);
   r.zdd = std::move(reduced.zdd);

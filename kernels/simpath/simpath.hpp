@@ -7,6 +7,10 @@
 // edge-based approach of Takeuchi et al. (build.hpp), whose threads the
 // caller places (the ULIBC paper, section 4.2: neighbouring steps' threads
 // close together).
+//
+// The public API is this header, path_problem.hpp, edge_order.hpp, zdd.hpp
+// (with node_ref.hpp, the names of its nodes), sample.hpp and verify.hpp; the
+// rest of the folder is internal, in ulibc::simpath::detail.
 #pragma once
 #include <cstdint>
 #include <string>

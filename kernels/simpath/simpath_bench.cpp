@@ -4,7 +4,7 @@
 // per policy) for each grid given, and its Fig. 13 (time against grid size)
 // when several are: each grid is a variant, and the record tells the plot to
 // draw against the grid size. Every run's count is checked against OEIS
-// A007764 where known (K <= 15), and against the other repetitions always.
+// A007764 where known (verify.hpp), and against the other repetitions always.
 #include <filesystem>
 
 #include <CLI/CLI.hpp>
@@ -14,37 +14,22 @@
 #include "harness/bench_kernel.hpp"
 #include "harness/stats.hpp"
 #include "simpath/simpath.hpp"
+#include "simpath/simpath_bench.hpp"
+#include "simpath/verify.hpp"
 #include "ulibc/error.hpp"
 
-namespace ulibc::harness {
+namespace ulibc::simpath {
 
 namespace {
 
-using simpath::PathProblem;
+using harness::BenchKernel;
+using harness::Measurement;
+using harness::RunContext;
+using harness::RunResult;
 
 constexpr int kDefaultGrid = 10;
 constexpr int kQuickGrid = 5;
 constexpr int kDefaultReps = 3;
-
-// Corner-to-corner paths of the K x K-cell grid, OEIS A007764 (n = K + 1).
-const char* known_grid_count(int cells) {
-  static const char* const counts[] = {"2",
-                                       "12",
-                                       "184",
-                                       "8512",
-                                       "1262816",
-                                       "575780564",
-                                       "789360053252",
-                                       "3266598486981642",
-                                       "41044208702632496804",
-                                       "1568758030464750013214100",
-                                       "182413291514248049241470885236",
-                                       "64528039343270018963357185158482118",
-                                       "69450664761521361664274701548907358996488",
-                                       "227449714676812739631826459327989863387613323440",
-                                       "2266745568862672746374567396713098934866324885408319028"};
-  return cells >= 1 && cells <= 15 ? counts[cells - 1] : nullptr;
-}
 
 struct Instance {
   std::string variant;  // "K=12", or the file's name
@@ -53,9 +38,9 @@ struct Instance {
 };
 
 Measurement seconds_measurement(std::string name, std::vector<double> reps) {
-  Measurement m{.name = std::move(name), .unit = "s", .better = Better::lower, .reps = std::move(reps)};
-  m.value = median(m.reps);
-  m.ci95 = ci95_half_width(m.reps);
+  Measurement m{.name = std::move(name), .unit = "s", .better = harness::Better::lower, .reps = std::move(reps)};
+  m.value = harness::median(m.reps);
+  m.ci95 = harness::ci95_half_width(m.reps);
   return m;
 }
 
@@ -83,7 +68,7 @@ class SimpathBench final : public BenchKernel {
   }
 
   void prepare(const Topology& /*topo*/, int /*max_threads*/, bool quick) override {
-    order_ = simpath::edge_order_named(order_name_);
+    order_ = edge_order_named(order_name_);
     if (reps_ < 1) throw input_error(fmt::format("--reps {}: at least one repetition is needed", reps_));
     if (quick && reps_ == kDefaultReps) reps_ = 1;
     instances_.clear();
@@ -91,16 +76,16 @@ class SimpathBench final : public BenchKernel {
       if (!grids_.empty()) throw input_error("--file and --grid both name a graph: give one of them");
       if (s_ < 0 || t_ < 0) throw input_error("--file needs --s and --t, the ends of the paths");
       instances_.push_back({.variant = std::filesystem::path(file_).filename().string(),
-                            .problem = simpath::graph_problem(graph::read_edges(file_), s_, t_, file_)});
+                            .problem = graph_problem(graph::read_edges(file_), s_, t_, file_)});
       return;
     }
     if (grids_.empty()) grids_ = {quick ? kQuickGrid : kDefaultGrid};
     for (int k : grids_)
-      instances_.push_back({.variant = fmt::format("K={}", k), .cells = k, .problem = simpath::grid_problem(k, k)});
+      instances_.push_back({.variant = fmt::format("K={}", k), .cells = k, .problem = grid_problem(k, k)});
   }
 
   nlohmann::ordered_json parameters() const override {
-    nlohmann::ordered_json p = {{"order", simpath::edge_order_name(order_)}, {"reps", reps_}};
+    nlohmann::ordered_json p = {{"order", edge_order_name(order_)}, {"reps", reps_}};
     if (!file_.empty()) {
       p.update({{"graph", file_}, {"s", s_}, {"t", t_}});
     } else {
@@ -128,9 +113,9 @@ class SimpathBench final : public BenchKernel {
   RunResult run_instance(const Instance& in, const RunContext& ctx) const {
     std::vector<double> total, build, reduce;
     std::vector<std::string> counts;
-    simpath::Result last;
+    Result last;
     for (int rep = 0; rep < reps_; ++rep) {
-      last = simpath::solve(in.problem, {.order = order_, .threads = ctx.threads(), .memory_limit = memory_limit_});
+      last = solve(in.problem, {.order = order_, .threads = ctx.threads(), .memory_limit = memory_limit_});
       total.push_back(last.seconds());
       build.push_back(last.build_seconds);
       reduce.push_back(last.reduce_seconds);
@@ -139,14 +124,14 @@ class SimpathBench final : public BenchKernel {
     RunResult r{.variant = in.variant};
     r.measurements = {seconds_measurement("time", total), seconds_measurement("search", build),
                       seconds_measurement("reduce", reduce)};
-    const char* known = in.cells > 0 ? known_grid_count(in.cells) : nullptr;
+    const char* known = in.cells > 0 ? oeis_grid_paths(in.cells) : nullptr;
     const bool agree = std::all_of(counts.begin(), counts.end(), [&](const std::string& c) { return c == counts[0]; });
     r.valid = agree && (known == nullptr || counts[0] == known);
     if (!agree) r.check = fmt::format("the repetitions disagree: {} and {}", counts.front(), counts.back());
     else if (known == nullptr) r.check = fmt::format("{} paths (no reference; repetitions agree)", counts[0]);
     else r.check = fmt::format("{} paths{}", counts[0], r.valid ? " = OEIS A007764" : fmt::format(", OEIS A007764 says {}", known));
     r.details = {{"count", last.count},
-                 {"order", simpath::edge_order_name(last.order)},
+                 {"order", edge_order_name(last.order)},
                  {"states", last.total_states()},
                  {"zdd_nodes", last.zdd.size()},
                  {"max_frontier", last.max_frontier},
@@ -161,12 +146,12 @@ class SimpathBench final : public BenchKernel {
   int reps_ = kDefaultReps;
   std::uint64_t memory_limit_ = 0;
 
-  simpath::EdgeOrder order_ = simpath::EdgeOrder::automatic;
+  EdgeOrder order_ = EdgeOrder::automatic;
   std::vector<Instance> instances_;
 };
 
 }  // namespace
 
-std::unique_ptr<BenchKernel> make_simpath_bench() { return std::make_unique<SimpathBench>(); }
+std::unique_ptr<BenchKernel> make_bench() { return std::make_unique<SimpathBench>(); }
 
-}  // namespace ulibc::harness
+}  // namespace ulibc::simpath

@@ -13,7 +13,7 @@
 #include "simpath/memory_budget.hpp"
 #include "simpath/state_words.hpp"
 
-namespace ulibc::simpath {
+namespace ulibc::simpath::detail {
 
 class StateTable {
  public:
@@ -145,4 +145,4 @@ class StateTable {
   std::uint32_t size_ = 0;
 };
 
-}  // namespace ulibc::simpath
+}  // namespace ulibc::simpath::detail

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <cstring>
 
-namespace ulibc::simpath {
+namespace ulibc::simpath::detail {
 
 inline std::uint64_t hash_words(const std::uint64_t* w, int words) {
   std::uint64_t h = 0x243F6A8885A308D3ull ^ static_cast<std::uint64_t>(words);
@@ -35,4 +35,4 @@ inline bool equal_words(const std::uint64_t* a, const std::uint64_t* b, int word
   return std::memcmp(a, b, static_cast<std::size_t>(words) * 8) == 0;
 }
 
-}  // namespace ulibc::simpath
+}  // namespace ulibc::simpath::detail

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace ulibc::simpath {
+namespace ulibc::simpath::detail {
 
 // n numbers of `limbs` limbs each, least significant limb first.
 class WideCounts {
@@ -54,4 +54,4 @@ class WideCounts {
 // The decimal digits of a count.
 std::string to_decimal(const std::uint64_t* limbs, int n);
 
-}  // namespace ulibc::simpath
+}  // namespace ulibc::simpath::detail

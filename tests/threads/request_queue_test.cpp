@@ -10,7 +10,7 @@
 
 #include "simpath/request_queue.hpp"
 
-namespace ulibc::simpath {
+namespace ulibc::simpath::detail {
 namespace {
 
 constexpr int kStateWords = 3;
@@ -95,4 +95,4 @@ TEST(RequestQueue, ABlockTheBudgetRefusesFailsThePush) {
 }
 
 }  // namespace
-}  // namespace ulibc::simpath
+}  // namespace ulibc::simpath::detail

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -38,16 +39,15 @@ struct SimpathOptions {
 
 constexpr int kLevelsPerRow = 10;
 
+std::optional<graph::Vertex> given(const CLI::Option* option, graph::Vertex v) {
+  return option->count() ? std::optional(v) : std::nullopt;
+}
+
 PathProblem make_problem(const SimpathOptions& o, std::string& notes) {
   if (o.grid.empty() == o.file.empty()) throw input_error("give either --grid K (or R,C) or --file F with --s and --t");
   if (!o.grid.empty()) {
     if (o.grid.size() > 2) throw input_error(fmt::format("--grid takes K or R,C cells, not {} numbers", o.grid.size()));
-    PathProblem p = simpath::grid_problem(o.grid[0], o.grid.back());
-    if (o.s_opt->count()) p.s = o.s;
-    if (o.t_opt->count()) p.t = o.t;
-    graph::EdgeList list{.vertices = p.vertices};
-    for (const simpath::PathEdge& e : p.edges) list.edges.push_back({e.u, e.v});
-    return simpath::graph_problem(list, p.s, p.t, p.name);  // checks s and t given by hand
+    return simpath::grid_problem(o.grid[0], o.grid.back(), given(o.s_opt, o.s), given(o.t_opt, o.t));
   }
   if (!o.s_opt->count() || !o.t_opt->count()) throw input_error("--file needs --s and --t, the ends of the paths");
   simpath::CleanReport cleaned;
@@ -57,8 +57,6 @@ PathProblem make_problem(const SimpathOptions& o, std::string& notes) {
     notes += fmt::format("merged {} repeated edge(s): paths are counted as vertex sequences\n", cleaned.duplicates);
   return p;
 }
-
-std::string edge_text(const simpath::PathEdge& e) { return fmt::format("{}-{}", e.u, e.v); }
 
 void print_levels(const simpath::Result& r) {
   fmt::print("ZDD nodes per edge (frontier states in brackets):\n");
