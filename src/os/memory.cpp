@@ -17,20 +17,28 @@ namespace {
 
 int mpol_of(MemMode mode) {
   switch (mode) {
-    case MemMode::bind: return MPOL_BIND;
-    case MemMode::preferred: return MPOL_PREFERRED;
-    case MemMode::interleave: return MPOL_INTERLEAVE;
+    case MemMode::bind:
+      return MPOL_BIND;
+    case MemMode::preferred:
+      return MPOL_PREFERRED;
+    case MemMode::interleave:
+      return MPOL_INTERLEAVE;
   }
   return MPOL_DEFAULT;
 }
 
 MemPolicyMode mode_of(int mpol) {
   switch (mpol & 0xff) {  // above the mode: MPOL_F_STATIC_NODES and the like
-    case MPOL_DEFAULT: return MemPolicyMode::none;
-    case MPOL_BIND: return MemPolicyMode::bind;
-    case MPOL_PREFERRED: return MemPolicyMode::preferred;
-    case MPOL_INTERLEAVE: return MemPolicyMode::interleave;
-    default: return MemPolicyMode::other;
+    case MPOL_DEFAULT:
+      return MemPolicyMode::none;
+    case MPOL_BIND:
+      return MemPolicyMode::bind;
+    case MPOL_PREFERRED:
+      return MemPolicyMode::preferred;
+    case MPOL_INTERLEAVE:
+      return MemPolicyMode::interleave;
+    default:
+      return MemPolicyMode::other;
   }
 }
 

@@ -1,8 +1,9 @@
 // tests/unit/environment_test.cpp — what an empty value of each variable means (config/environment.hpp),
 // and the environment that places an unmodified OpenMP program (ulibc::openmp_environment).
+#include "config/environment.hpp"
+
 #include <gtest/gtest.h>
 
-#include "config/environment.hpp"
 #include "fake_sysfs.hpp"
 #include "scoped_env.hpp"
 #include "ulibc.hpp"
@@ -63,10 +64,10 @@ TEST(OpenMPEnvironment, PlacesOneThreadPerPlaceInThreadOrder) {
 TEST(OpenMPEnvironment, PolicyNoneSwitchesBindingOff) {
   const auto topo = ulibc::testing::load_fake(FakeMachine{.cores_per_package = 2});
   const auto env = ulibc::openmp_environment(Mapping::build(topo, Policy::parse("none"), 2));
-  EXPECT_EQ(env.set, (Set{{"OMP_NUM_THREADS", "2"},
-                          {"OMP_PROC_BIND", "false"},
-                          {"ULIBC_POLICY", "none"},
-                          {"ULIBC_NUM_THREADS", "2"}}));
+  EXPECT_EQ(
+      env.set,
+      (Set{
+          {"OMP_NUM_THREADS", "2"}, {"OMP_PROC_BIND", "false"}, {"ULIBC_POLICY", "none"}, {"ULIBC_NUM_THREADS", "2"}}));
   EXPECT_EQ(env.unset, (std::vector<std::string>{"OMP_PLACES", "GOMP_CPU_AFFINITY", "KMP_AFFINITY"}));
 }
 

@@ -1,8 +1,8 @@
 // tests/unit/kernel_mask_test.cpp — the one builder of the kernel's processor and node masks: word layout,
 // length, the stack/heap boundary, and the way back to a set.
-#include <gtest/gtest.h>
-
 #include "os/kernel_mask.hpp"
+
+#include <gtest/gtest.h>
 
 namespace {
 

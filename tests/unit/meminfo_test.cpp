@@ -1,12 +1,13 @@
 // tests/unit/meminfo_test.cpp — the one meminfo parser: /proc/meminfo and node files, counts, and
 // malformed text (which must read as "not said", never as a number).
+#include "os/meminfo.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <fstream>
 #include <string>
 
-#include "os/meminfo.hpp"
 #include "fake_sysfs.hpp"
 
 namespace {
