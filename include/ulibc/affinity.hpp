@@ -105,6 +105,27 @@ inline void restore_openmp_team(int threads) {
 #pragma omp parallel num_threads(threads)
   restore_affinity();
 }
+
+// bind_openmp_team for the length of a scope: the team is bound when the
+// guard is made and, if it was, given back its masks (restore_openmp_team)
+// when the guard goes, on every way out of the scope, exceptions included.
+class ScopedOpenMPTeam {
+ public:
+  explicit ScopedOpenMPTeam(const Mapping& map, OutsideRule rule = outside_rule_from_env())
+      : threads_(map.size()), binding_(bind_openmp_team(map, rule)) {}
+  ~ScopedOpenMPTeam() {
+    if (binding_.bound) restore_openmp_team(threads_);
+  }
+  ScopedOpenMPTeam(const ScopedOpenMPTeam&) = delete;
+  ScopedOpenMPTeam& operator=(const ScopedOpenMPTeam&) = delete;
+
+  const TeamBinding& binding() const { return binding_; }
+  bool bound() const { return binding_.bound; }
+
+ private:
+  int threads_;
+  TeamBinding binding_;
+};
 #endif
 
 // Binds running std::threads: threads[t] to map[t] (threads.size() must equal map.size()).

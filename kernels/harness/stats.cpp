@@ -1,3 +1,4 @@
+// harness/stats.cpp — summaries of repeated measurements.
 #include "harness/stats.hpp"
 
 #include <algorithm>
@@ -49,6 +50,39 @@ double best_after_first(std::span<const double> xs, Better better) {
   const auto counted = xs.size() > 1 ? xs.subspan(1) : xs;
   return better == Better::higher ? *std::max_element(counted.begin(), counted.end())
                                   : *std::min_element(counted.begin(), counted.end());
+}
+
+namespace {
+// 1 / mean(1/x) and the interval of the mean of the reciprocals carried
+// through 1/x; left unset when a rate is zero.
+void set_harmonic_mean(Measurement& m) {
+  std::vector<double> reciprocals;
+  for (double x : m.reps) {
+    if (!(x > 0)) return;
+    reciprocals.push_back(1 / x);
+  }
+  m.value = 1 / mean(reciprocals);
+  m.ci95 = ci95_half_width(reciprocals) * m.value * m.value;
+}
+}  // namespace
+
+Measurement measurement_of(std::string name, std::string unit, Better better, std::vector<double> reps,
+                           Summary summary) {
+  Measurement m{.name = std::move(name), .unit = std::move(unit), .better = better, .reps = std::move(reps)};
+  if (m.reps.empty()) return m;
+  switch (summary) {
+    case Summary::best_after_first: m.value = best_after_first(m.reps, better); break;
+    case Summary::mean:
+      m.value = mean(m.reps);
+      m.ci95 = ci95_half_width(m.reps);
+      break;
+    case Summary::median:
+      m.value = median(m.reps);
+      m.ci95 = ci95_half_width(m.reps);
+      break;
+    case Summary::harmonic_mean: set_harmonic_mean(m); break;
+  }
+  return m;
 }
 
 bool better_than(double a, double b, Better better) { return better == Better::higher ? a > b : a < b; }

@@ -46,5 +46,35 @@ TEST(Stats, BetterFollowsTheDirection) {
   EXPECT_FALSE(better_than(1, 1, Better::higher));
 }
 
+TEST(Stats, MeasurementOfKeepsEveryRepetitionAndSummarisesByItsRule) {
+  const std::vector<double> xs = {99, 10, 30, 20};
+  const Measurement best = measurement_of("Triad", "MB/s", Better::higher, xs, Summary::best_after_first);
+  EXPECT_EQ(best.name, "Triad");
+  EXPECT_EQ(best.unit, "MB/s");
+  EXPECT_EQ(best.reps, xs);
+  EXPECT_DOUBLE_EQ(best.value, 30);
+  EXPECT_TRUE(std::isnan(best.ci95));
+
+  const Measurement avg = measurement_of("BARRIER", "us", Better::lower, xs, Summary::mean);
+  EXPECT_DOUBLE_EQ(avg.value, 39.75);
+  EXPECT_DOUBLE_EQ(avg.ci95, ci95_half_width(xs));
+
+  const Measurement mid = measurement_of("time", "s", Better::lower, xs, Summary::median);
+  EXPECT_DOUBLE_EQ(mid.value, 25);
+  EXPECT_DOUBLE_EQ(mid.ci95, ci95_half_width(xs));
+}
+
+TEST(Stats, HarmonicMeanIsTheMeanOfTheReciprocals) {
+  // 1 / ((1/1 + 1/2 + 1/4) / 3) = 12/7.
+  const Measurement rate = measurement_of("GTEPS", "GTEPS", Better::higher, {1, 2, 4}, Summary::harmonic_mean);
+  EXPECT_DOUBLE_EQ(rate.value, 12.0 / 7.0);
+  EXPECT_NEAR(rate.ci95, ci95_half_width(std::vector<double>{1, 0.5, 0.25}) * (12.0 / 7) * (12.0 / 7), 1e-12);
+  // A search without edges has no rate: nothing is made up for it.
+  const Measurement none = measurement_of("GTEPS", "GTEPS", Better::higher, {1, 0}, Summary::harmonic_mean);
+  EXPECT_EQ(none.value, 0);
+  EXPECT_EQ(none.reps.size(), 2u);
+  EXPECT_EQ(measurement_of("t", "s", Better::lower, {}, Summary::median).value, 0);
+}
+
 }  // namespace
 }  // namespace ulibc::harness
