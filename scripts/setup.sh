@@ -4,8 +4,8 @@
 set -euo pipefail
 
 packages=(
-  # build
-  build-essential cmake ninja-build pkg-config
+  # build, and the house style's formatter (scripts/check_style.sh)
+  build-essential cmake ninja-build pkg-config clang-format
   # libraries ULIBC uses
   libcli11-dev nlohmann-json3-dev libfmt-dev libnuma-dev
   # tests: GoogleTest, hwloc as an independent oracle, snapshot extraction, libFuzzer

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets up, builds and runs every check, in phases, each timed:
 #   setup    the Debian packages (scripts/setup.sh)
+#   style    the house format and file headers (scripts/check_style.sh)
 #   release  the release build and every test (unit, snapshot oracle, command
 #            line, install, threads, kernels with their large suites, NUMA lab)
 #   fuzz     a short fuzzing run of every parser (scripts/fuzz.sh)
@@ -90,6 +91,7 @@ tsan() {
 }
 
 phase setup bash scripts/setup.sh
+phase style bash scripts/check_style.sh
 phase release release
 phase fuzz bash scripts/fuzz.sh "${ULIBC_FUZZ_SECONDS:-30}"
 phase asan asan
