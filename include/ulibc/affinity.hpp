@@ -1,4 +1,4 @@
-// ulibc/affinity.hpp — binding threads to processors by a mapping (SPEC 1.3).
+// ulibc/affinity.hpp — binding threads to processors by a mapping.
 //
 // The first time ULIBC binds a thread it remembers the mask the thread had;
 // restore_affinity() puts that mask back (the paper's clear_affinity). A
@@ -36,7 +36,7 @@ CpuSet current_affinity();     // the calling thread's mask now
 CpuSet affinity_before_binding();  // its mask before ULIBC bound it (now, if never)
 int current_processor();       // sched_getcpu(), -1 where unsupported
 
-// Binding set from outside ULIBC (SPEC 1.3): OpenMP's binding variables and
+// Binding set from outside ULIBC: OpenMP's binding variables and
 // a process mask narrower than the online processors (taskset, a cpuset).
 struct OutsideBinding {
   std::vector<std::string> variables;  // "OMP_PROC_BIND=close", … as set

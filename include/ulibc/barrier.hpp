@@ -1,4 +1,4 @@
-// ulibc/barrier.hpp — a hierarchical NUMA barrier (SPEC 1.5).
+// ulibc/barrier.hpp — a hierarchical NUMA barrier.
 //
 // Threads first meet the other threads of their node (a counter on the
 // node's own cache line), then the last arriver of each node meets the other

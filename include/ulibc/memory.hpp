@@ -1,4 +1,4 @@
-// ulibc/memory.hpp — node-local memory (SPEC 1.4).
+// ulibc/memory.hpp — node-local memory.
 //
 // Every allocation is whole pages from mmap, bound to nodes with mbind before
 // any page exists, so the policy decides where each page lands whoever

@@ -1,4 +1,4 @@
-// ulibc/node_array.hpp — an array spread over the nodes of a mapping (SPEC 1.4).
+// ulibc/node_array.hpp — an array spread over the nodes of a mapping.
 //
 // One contiguous range of virtual memory, so a[i] is plain indexing, whose
 // part for node index k is bound (mbind, strict) to that node: node k's part

@@ -1,4 +1,4 @@
-// ulibc/node_loop.hpp — per-node loop scheduling with stealing (SPEC 1.5).
+// ulibc/node_loop.hpp — per-node loop scheduling with stealing.
 //
 // [begin, end) is split over the mapping's nodes like a NodePartition. Each
 // node hands out chunks of its own part from a counter on its own cache

@@ -54,7 +54,7 @@ int ulibc_get_numa_coreid(int tid);    /* kernel core_id */
 int ulibc_get_numa_smtid(int tid);     /* SMT rank within its core */
 int ulibc_get_numa_ordcoreid(int tid); /* rank among the threads of its node */
 
-/* Binding (SPEC 1.3). The first bind of a thread remembers its mask;
+/* Binding. The first bind of a thread remembers its mask;
  * ulibc_clear_affinity() restores it (nothing to do for an unbound thread). */
 int ulibc_set_affinity(int proc); /* bind the calling thread to a processor */
 int ulibc_clear_affinity(void);
@@ -91,7 +91,7 @@ static inline int ulibc_bind_openmp_team(void) {
 }
 #endif
 
-/* Node-local memory (SPEC 1.4): page aligned, NULL with ulibc_last_error()
+/* Node-local memory: page aligned, NULL with ulibc_last_error()
  * on failure, released with ulibc_lfree. */
 enum ulibc_mem_flags {
   ULIBC_MEM_STRICT = 0,        /* only the node(s) asked for */

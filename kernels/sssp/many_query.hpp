@@ -4,7 +4,7 @@
 // Δ-stepping or on one thread with Dijkstra (latency).
 //
 // The graph is shared and read-only; each thread owns its distance array
-// and queue, placed on its own node. Seed 004's variables are the options:
+// and queue, placed on its own node. The variables of Yasui's "NUMA-affinity: APSP" notes are the options:
 // where the graph lies (one copy, or one per node of the mapping), on which
 // pages (base or huge), and where the threads run (the mapping's policy).
 // All-pairs is the extreme case: every vertex a source.

@@ -3,8 +3,8 @@
 // huge pages or not.
 //
 // A many-query run reads the whole graph once per query from every thread.
-// Where the graph's pages lie decides how much of that is remote (seed 004:
-// one copy per node, "replication", against one shared copy), and their
+// Where the graph's pages lie decides how much of that is remote (Yasui's APSP
+// notes: one copy per node, "replication", against one shared copy), and their
 // size how many TLB misses the scattered reads of a search cost (huge
 // pages). Both are measured here by giving the kernels a copy instead of
 // the graph itself: they take a GraphView either way.

@@ -1,5 +1,5 @@
 // memory/node_storage.cpp — NodeArray's storage: one mapping whose node parts
-// are each bound to their node (SPEC 1.4).
+// are each bound to their node.
 #include <limits>
 #include <numeric>
 #include <string>

@@ -1,6 +1,6 @@
 // `ulibc map` on the ULIBC paper's machine (4-way Sandybridge-EP: 4 packages
 // = 4 nodes, 8 cores, 2 SMT, processor = 8·package + core + 32·smt): the
-// tables must reproduce the paper's Tables 3 and 4 (SPEC 1.2).
+// tables must reproduce the paper's Tables 3 and 4.
 #include <regex>
 
 #include <gtest/gtest.h>

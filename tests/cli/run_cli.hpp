@@ -21,7 +21,7 @@ struct CliResult {
 CliResult run_cli(const std::vector<std::string>& args, const std::map<std::string, std::string>& env = {});
 
 // Expects exit code 2, nothing on stdout, and one "ulibc: error:" line
-// containing each of `needles` (SPEC 1.7's usage and input errors).
+// containing each of `needles`.
 void expect_usage_error(const CliResult& r, std::initializer_list<std::string> needles);
 
 // Runs the tool, expects exit 0 and an empty stderr, and parses stdout as JSON.

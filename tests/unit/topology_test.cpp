@@ -1,4 +1,4 @@
-// Discovery on synthetic machines: every shape and oddity SPEC §1.1 lists.
+// Discovery on synthetic machines: every shape and oddity real machines show.
 #include <gtest/gtest.h>
 
 #include <cstdlib>

@@ -1,6 +1,6 @@
 // cli_main.cpp — what both programs of the command line share: sets up CLI11,
 // dispatches to a subcommand and turns every failure into one "ulibc: error:"
-// line and an exit code (SPEC 1.7): 0 ok, 2 usage or input error, 1 any other failure.
+// line and an exit code: 0 ok, 2 usage or input error, 1 any other failure.
 #include <algorithm>
 #include <iostream>
 #include <string>

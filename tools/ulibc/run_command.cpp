@@ -1,6 +1,6 @@
 // run_command.cpp — `ulibc run`: starts an unmodified OpenMP program with a
 // policy's placement, by handing its runtime the mapping as explicit places
-// (SPEC 1.3), the way one would by hand with OMP_PLACES and OMP_PROC_BIND.
+//, the way one would by hand with OMP_PLACES and OMP_PROC_BIND.
 #include <unistd.h>
 
 #include <cerrno>
