@@ -123,17 +123,19 @@ TEST_F(Binding, RunTeamFollowsAListInItsOrder) {
   std::reverse(order.begin(), order.end());
   const Mapping map = Mapping::build(topo, Policy::explicit_list(order), static_cast<int>(order.size()));
   std::vector<int> seen(order.size());
-  ulibc::run_team(map, [&](const Placement& p) { seen[static_cast<std::size_t>(p.thread)] = ulibc::current_processor(); });
+  ulibc::run_team(map,
+                  [&](const Placement& p) { seen[static_cast<std::size_t>(p.thread)] = ulibc::current_processor(); });
   EXPECT_EQ(seen, order);
 }
 
 TEST_F(Binding, RunTeamRethrowsABodysExceptionAfterEveryThreadFinished) {
   const Mapping map = Mapping::build(live(), Policy(PolicyKind::scatter), 4);
   std::atomic<int> finished{0};
-  EXPECT_THROW(ulibc::run_team(map, [&](const Placement& p) {
-                 ++finished;
-                 if (p.thread == 2) throw std::runtime_error("thread 2 failed");
-               }),
+  EXPECT_THROW(ulibc::run_team(map,
+                               [&](const Placement& p) {
+                                 ++finished;
+                                 if (p.thread == 2) throw std::runtime_error("thread 2 failed");
+                               }),
                std::runtime_error);
   EXPECT_EQ(finished.load(), 4);
   EXPECT_EQ(ulibc::current_affinity(), original_);
@@ -204,8 +206,8 @@ TEST_F(Binding, MismatchesNameTheThreadAndBothProcessors) {
   ulibc::TeamBinding r;
   r.cpus = {map[0].proc + 1};
   ASSERT_EQ(r.mismatches(map).size(), 1u);
-  EXPECT_EQ(r.mismatches(map)[0], "thread 0 on processor " + std::to_string(map[0].proc + 1) + ", mapped to " +
-                                      std::to_string(map[0].proc));
+  EXPECT_EQ(r.mismatches(map)[0],
+            "thread 0 on processor " + std::to_string(map[0].proc + 1) + ", mapped to " + std::to_string(map[0].proc));
 }
 
 TEST_F(Binding, CApiSetAndClearAffinity) {

@@ -3,8 +3,8 @@
 // line and an exit code (SPEC 1.7): 0 ok, 2 usage or input error, 1 any other failure.
 #include <algorithm>
 #include <iostream>
-#include <string>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -37,7 +37,8 @@ int report_parse_error(CLI::App& app, const CLI::ParseError& e, const std::vecto
   if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) return app.exit(e);  // --help, --version
   const bool no_subcommand = app.get_subcommands().empty();
   if (dynamic_cast<const CLI::ExtrasError*>(&e) && no_subcommand && argc > 1 && argv[1][0] != '-')
-    return fail(kExitUsage, "unknown subcommand \"" + std::string(argv[1]) + "\"; available: " + command_names(commands));
+    return fail(kExitUsage,
+                "unknown subcommand \"" + std::string(argv[1]) + "\"; available: " + command_names(commands));
   if (!no_subcommand) {
     // `ulibc bench strem`: a mistyped kernel is the first word after the subcommand.
     CLI::App* chosen = app.get_subcommands().front();
@@ -50,7 +51,8 @@ int report_parse_error(CLI::App& app, const CLI::ParseError& e, const std::vecto
                                   "; available: " + names);
     }
   }
-  const std::string help = no_subcommand ? "ulibc --help" : "ulibc " + app.get_subcommands().front()->get_name() + " --help";
+  const std::string help =
+      no_subcommand ? "ulibc --help" : "ulibc " + app.get_subcommands().front()->get_name() + " --help";
   return fail(kExitUsage, std::string(e.what()) + " (see '" + help + "')");
 }
 
@@ -96,7 +98,8 @@ int cli_main(int argc, char** argv, std::span<const CommandFactory> factories, c
     return kExitUsage;
   }
   if (dashes != argv + argc) {
-    if (!chosen->program) return fail(kExitUsage, "ulibc " + chosen->app->get_name() + " takes no program after \"--\"");
+    if (!chosen->program)
+      return fail(kExitUsage, "ulibc " + chosen->app->get_name() + " takes no program after \"--\"");
     if (!chosen->app->remaining().empty())
       return fail(kExitUsage, "a program both before and after \"--\": " + chosen->app->remaining().front());
     *chosen->program = program;

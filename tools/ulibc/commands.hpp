@@ -8,13 +8,12 @@
 // (ruining `ulibc run`); `ulibc-kernels` (bench, tune, simpath, sssp) runs the
 // OpenMP kernels, and `ulibc bench|tune|simpath|sssp …` hands over to it.
 #pragma once
+#include <CLI/CLI.hpp>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <span>
 #include <string>
 #include <vector>
-
-#include <CLI/CLI.hpp>
-#include <nlohmann/json.hpp>
 
 #include "ulibc/mapping.hpp"
 

@@ -1,8 +1,8 @@
 // common.cpp — options and output shared by every subcommand.
+#include <fmt/format.h>
+
 #include <iostream>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "commands.hpp"
 
@@ -16,12 +16,15 @@ void add_common_options(CLI::App& sub, CommonOptions& opts) {
 }
 
 void add_placement_options(CLI::App& sub, PlacementOptions& opts) {
-  opts.policy_opt = sub.add_option("--policy,-p", opts.policy,
-                                   "scatter, compact, compact+, none or list:<cpulist>; default $ULIBC_POLICY, else scatter")
-                        ->type_name("POLICY");
-  opts.threads_opt = sub.add_option("--threads,-n", opts.threads,
-                                    "Number of threads; default $ULIBC_NUM_THREADS, else $OMP_NUM_THREADS, else one per usable processor")
-                         ->type_name("N");
+  opts.policy_opt =
+      sub.add_option("--policy,-p", opts.policy,
+                     "scatter, compact, compact+, none or list:<cpulist>; default $ULIBC_POLICY, else scatter")
+          ->type_name("POLICY");
+  opts.threads_opt =
+      sub.add_option(
+             "--threads,-n", opts.threads,
+             "Number of threads; default $ULIBC_NUM_THREADS, else $OMP_NUM_THREADS, else one per usable processor")
+          ->type_name("N");
 }
 
 Mapping resolve_mapping(const PlacementOptions& opts, const Topology& topo) {

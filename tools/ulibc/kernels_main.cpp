@@ -8,6 +8,7 @@ int main(int argc, char** argv) {
   constexpr std::array<ulibc::cli::CommandFactory, 4> kCommands = {
       ulibc::cli::add_bench_command, ulibc::cli::add_tune_command, ulibc::cli::add_simpath_command,
       ulibc::cli::add_sssp_command};
-  return ulibc::cli::cli_main(argc, argv, kCommands,
-                              "ulibc bench / tune / simpath / sssp: ULIBC's kernels under every affinity policy and thread count.");
+  return ulibc::cli::cli_main(
+      argc, argv, kCommands,
+      "ulibc bench / tune / simpath / sssp: ULIBC's kernels under every affinity policy and thread count.");
 }

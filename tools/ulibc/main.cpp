@@ -25,8 +25,8 @@ int hand_over(char** argv) {
   const std::string companion = (error ? std::filesystem::path(argv[0]) : self).parent_path() / kBenchProgram;
   argv[0] = const_cast<char*>(kBenchProgram);
   ::execv(companion.c_str(), argv);
-  std::cerr << "ulibc: error: cannot start " << companion << ": " << std::strerror(errno)
-            << " (ulibc " << argv[1] << " runs in the ulibc-kernels program, installed next to ulibc)\n";
+  std::cerr << "ulibc: error: cannot start " << companion << ": " << std::strerror(errno) << " (ulibc " << argv[1]
+            << " runs in the ulibc-kernels program, installed next to ulibc)\n";
   return 1;
 }
 

@@ -1,6 +1,7 @@
 // run_command.cpp — `ulibc run`: starts an unmodified OpenMP program with a
 // policy's placement, by handing its runtime the mapping as explicit places
 // (SPEC 1.3), the way one would by hand with OMP_PLACES and OMP_PROC_BIND.
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -9,8 +10,6 @@
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "commands.hpp"
 #include "ulibc/error.hpp"
@@ -39,8 +38,9 @@ void report_replaced(const OpenMPEnvironment& env) {
 }
 
 std::string shell_quote(const std::string& word) {
-  if (!word.empty() && word.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-+=/.,:@%") ==
-                           std::string::npos)
+  if (!word.empty() &&
+      word.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-+=/.,:@%") ==
+          std::string::npos)
     return word;
   std::string quoted = "'";
   for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
@@ -87,7 +87,8 @@ void run_run(RunOptions& o, CLI::App& sub) {
   if (o.command.empty()) o.command = sub.remaining();  // no "--": the program is the first positional
   if (!o.common.fsroot.empty() && !o.dry_run)
     throw input_error("--fsroot plans for another machine's snapshot: use it with --dry-run");
-  if (o.command.empty() && !o.dry_run) throw input_error("no program to run (ulibc run [options] -- PROGRAM [ARGS...])");
+  if (o.command.empty() && !o.dry_run)
+    throw input_error("no program to run (ulibc run [options] -- PROGRAM [ARGS...])");
   const Topology topo = Topology::load(o.common.fsroot, Detail::placement);
   const Mapping map = resolve_mapping(o.placement, topo);
   warn_if_oversubscribed(map);
@@ -109,7 +110,8 @@ Command add_run_command(CLI::App& parent) {
   // Everything from the program name on belongs to the program, options
   // included; main hands over what follows a "--".
   sub->prefix_command();
-  sub->footer("Usage: ulibc run [OPTIONS] [--] PROGRAM [ARGS...]\nExample: ulibc run --policy compact -n 8 -- ./stream\n");
+  sub->footer(
+      "Usage: ulibc run [OPTIONS] [--] PROGRAM [ARGS...]\nExample: ulibc run --policy compact -n 8 -- ./stream\n");
   return {sub, [opts, sub] { run_run(*opts, *sub); }, &opts->command};
 }
 

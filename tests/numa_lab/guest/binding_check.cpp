@@ -56,8 +56,7 @@ void run_team_case(const Mapping& map) {
 }
 
 TEST(Binding, RunTeamPutsEveryThreadOnItsProcessor) {
-  for (const Mapping& map : lab::team_mappings(lab::live()))
-    lab::check(where(map), [&] { run_team_case(map); });
+  for (const Mapping& map : lab::team_mappings(lab::live())) lab::check(where(map), [&] { run_team_case(map); });
 }
 
 void openmp_team_case(const Mapping& map) {
@@ -76,14 +75,12 @@ void openmp_team_case(const Mapping& map) {
 #pragma omp parallel num_threads(map.size())
   later[omp_get_thread_num()] = ulibc::current_processor();
   for (const Placement& p : map.threads())
-    EXPECT_EQ(later[p.thread], p.proc) << "thread " << p.thread << " in a later parallel region of "
-                                       << map.size() << " threads: sched_getcpu " << later[p.thread]
-                                       << ", expected " << p.proc;
+    EXPECT_EQ(later[p.thread], p.proc) << "thread " << p.thread << " in a later parallel region of " << map.size()
+                                       << " threads: sched_getcpu " << later[p.thread] << ", expected " << p.proc;
 
   ulibc::restore_affinity();
   EXPECT_EQ(ulibc::current_affinity(), before) << "the master's mask after restore_affinity: expected "
-                                               << before.to_list() << ", found "
-                                               << ulibc::current_affinity().to_list();
+                                               << before.to_list() << ", found " << ulibc::current_affinity().to_list();
 }
 
 TEST(Binding, OpenMPTeamIsBoundAndStaysBound) {
@@ -98,16 +95,16 @@ void bind_then_restore(int proc, const CpuSet& before) {
   EXPECT_EQ(ulibc::current_processor(), proc) << "sched_getcpu after binding";
   EXPECT_EQ(ulibc::current_affinity(), CpuSet{proc}) << "mask after binding: " << ulibc::current_affinity().to_list();
   ulibc::restore_affinity();
-  EXPECT_EQ(ulibc::current_affinity(), before) << "restore_affinity: expected " << before.to_list() << ", found "
-                                               << ulibc::current_affinity().to_list();
+  EXPECT_EQ(ulibc::current_affinity(), before)
+      << "restore_affinity: expected " << before.to_list() << ", found " << ulibc::current_affinity().to_list();
 }
 
 void set_then_clear(int proc, const CpuSet& before) {
   ASSERT_EQ(ulibc_set_affinity(proc), 0) << ulibc_last_error();
   EXPECT_EQ(ulibc::current_processor(), proc) << "sched_getcpu after ulibc_set_affinity";
   ASSERT_EQ(ulibc_clear_affinity(), 0) << ulibc_last_error();
-  EXPECT_EQ(ulibc::current_affinity(), before) << "ulibc_clear_affinity: expected " << before.to_list() << ", found "
-                                               << ulibc::current_affinity().to_list();
+  EXPECT_EQ(ulibc::current_affinity(), before)
+      << "ulibc_clear_affinity: expected " << before.to_list() << ", found " << ulibc::current_affinity().to_list();
 }
 
 void bind_and_restore_everywhere(const std::string& who) {
@@ -162,8 +159,7 @@ void c_api_team_case(const char* policy, int threads) {
                                      << ", expected ulibc_get_numa_procid " << p.proc;
   ASSERT_EQ(ulibc_clear_affinity(), 0) << ulibc_last_error();
   EXPECT_EQ(ulibc::current_affinity(), before) << "the master's mask after ulibc_clear_affinity: expected "
-                                               << before.to_list() << ", found "
-                                               << ulibc::current_affinity().to_list();
+                                               << before.to_list() << ", found " << ulibc::current_affinity().to_list();
 }
 
 TEST(Binding, CApiOpenMPTeam) {
