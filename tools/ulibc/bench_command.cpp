@@ -1,7 +1,7 @@
-// bench_command.cpp — `ulibc bench <kernel>` and `ulibc tune <kernel>`: thin
-// front ends over the harness (kernels/harness/sweep.hpp). bench sweeps
-// policies × thread counts and writes table / CSV / JSON / plot; tune (and
-// bench --policy best) measures every policy and names the fastest.
+// bench_command.cpp — `ulibc bench <kernel>` and `ulibc tune <kernel>`: thin front ends over the harness.
+//
+// The harness (kernels/harness/sweep.hpp) does the work: bench sweeps policies × thread counts and writes table /
+// CSV / JSON / plot; tune (and bench --policy best) measures every policy and names the fastest.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -57,18 +57,13 @@ void add_harness_options(CLI::App& sub, HarnessOptions& o, Mode mode) {
   o.csv_opt = sub.add_option("--csv", o.csv, "Write CSV, one row per measurement, to FILE (no FILE or -: stdout)")
                   ->expected(0, 1)
                   ->type_name("[FILE]");
-  o.json_opt = sub.add_option("--json", o.json,
-                              "Write the JSON record (every repetition, machine, build) to FILE "
-                              "(no FILE or -: stdout)")
-                   ->expected(0, 1)
-                   ->type_name("[FILE]");
+  o.json_opt = add_json_file_option(sub, o.json);
   sub.add_option("--plot", o.plot, "Draw the results to FILE.png or FILE.svg (matplotlib)")->type_name("FILE");
   sub.add_option("--plot-measurements", o.plot_measurements, "What to plot; default the headline and the next three")
       ->delimiter(',')
       ->type_name("NAMES");
   sub.add_flag("--dry-run", o.dry_run, "Show the runs and their placements; run nothing");
-  sub.add_option("--fsroot", o.fsroot, "With --dry-run: plan for the machine whose sysfs/procfs snapshot is below DIR")
-      ->type_name("DIR");
+  add_fsroot_option(sub, o.fsroot, FsrootUse::dry_run);
 }
 
 // "scatter,compact" → two policies; "list:0,2,1" is one (its commas are the list's).
@@ -153,11 +148,8 @@ void print_plan(const BenchKernel& kernel, const Topology& topo, const std::vect
 }
 
 void run_kernel(BenchKernel& kernel, HarnessOptions& o, Mode mode) {
+  check_fsroot_plans_only(o.fsroot, o.dry_run, mode == Mode::tune ? "tune" : "bench");
   const Topology topo = Topology::load(o.fsroot);
-  if (!o.fsroot.empty() && !o.dry_run)
-    throw input_error("--fsroot " + o.fsroot +
-                      " describes another machine: benchmarks run only on this one "
-                      "(--fsroot goes with --dry-run)");
   const std::vector<int> threads = o.threads.empty() ? harness::default_thread_counts(topo) : o.threads;
   harness::check_thread_counts(threads, topo);
   const bool best = mode == Mode::tune || wants_best(o);

@@ -1,6 +1,7 @@
-// cli_main.cpp — what both programs of the command line share: sets up CLI11,
-// dispatches to a subcommand and turns every failure into one "ulibc: error:"
-// line and an exit code (SPEC 1.7): 0 ok, 2 usage or input error, 1 any other failure.
+// cli_main.cpp — what both programs of the command line share: CLI11's setup, dispatch, and errors.
+//
+// Every failure becomes one "ulibc: error:" line and an exit code (CONTRIBUTING.md): 0 ok, 2 usage or input error,
+// 1 any other failure.
 #include <algorithm>
 #include <iostream>
 #include <span>
@@ -30,6 +31,11 @@ std::string command_names(const std::vector<Command>& commands) {
   return names;
 }
 
+bool names_fsroot(int argc, char** argv) {
+  return std::any_of(argv + 1, argv + argc,
+                     [](std::string_view word) { return word == "--fsroot" || word.starts_with("--fsroot="); });
+}
+
 // CLI11 reports a mistyped subcommand as an unexpected extra argument; say
 // what actually went wrong and what would have been accepted.
 int report_parse_error(CLI::App& app, const CLI::ParseError& e, const std::vector<Command>& commands, int argc,
@@ -50,6 +56,10 @@ int report_parse_error(CLI::App& app, const CLI::ParseError& e, const std::vecto
       return fail(kExitUsage, "unknown kernel \"" + std::string(argv[2]) + "\" for ulibc " + chosen->get_name() +
                                   "; available: " + names);
     }
+    // simpath and sssp take no --fsroot by the common rule (commands.hpp): say why, not just "not expected".
+    if (dynamic_cast<const CLI::ExtrasError*>(&e) && kernels.empty() && !chosen->get_option_no_throw("--fsroot") &&
+        names_fsroot(argc, argv))
+      return fail(kExitUsage, "ulibc " + chosen->get_name() + " runs on this machine only: it takes no --fsroot");
   }
   const std::string help =
       no_subcommand ? "ulibc --help" : "ulibc " + app.get_subcommands().front()->get_name() + " --help";

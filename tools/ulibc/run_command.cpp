@@ -1,6 +1,7 @@
-// run_command.cpp — `ulibc run`: starts an unmodified OpenMP program with a
-// policy's placement, by handing its runtime the mapping as explicit places
-// (SPEC 1.3), the way one would by hand with OMP_PLACES and OMP_PROC_BIND.
+// run_command.cpp — `ulibc run`: starts an unmodified OpenMP program with a policy's placement.
+//
+// The program's runtime is handed the mapping as explicit places, the way one would by hand with OMP_PLACES and
+// OMP_PROC_BIND (docs/BINDING.md); which variables are set and unset is decided once, by openmp_environment().
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -85,8 +86,7 @@ void print_plan(const RunOptions& o, const Mapping& map, const OpenMPEnvironment
 
 void run_run(RunOptions& o, CLI::App& sub) {
   if (o.command.empty()) o.command = sub.remaining();  // no "--": the program is the first positional
-  if (!o.common.fsroot.empty() && !o.dry_run)
-    throw input_error("--fsroot plans for another machine's snapshot: use it with --dry-run");
+  check_fsroot_plans_only(o.common.fsroot, o.dry_run, "run");
   if (o.command.empty() && !o.dry_run)
     throw input_error("no program to run (ulibc run [options] -- PROGRAM [ARGS...])");
   const Topology topo = Topology::load(o.common.fsroot, Detail::placement);
@@ -106,7 +106,7 @@ Command add_run_command(CLI::App& parent) {
       "run", "Run an OpenMP program with a policy's placement (sets OMP_PLACES, OMP_PROC_BIND, OMP_NUM_THREADS)");
   add_placement_options(*sub, opts->placement);
   sub->add_flag("--dry-run", opts->dry_run, "Print the environment and command instead of running it");
-  add_common_options(*sub, opts->common);
+  add_common_options(*sub, opts->common, FsrootUse::dry_run);
   // Everything from the program name on belongs to the program, options
   // included; main hands over what follows a "--".
   sub->prefix_command();

@@ -1,6 +1,7 @@
-// simpath_command.cpp — `ulibc simpath`: the number of simple s-t paths of a
-// graph, by Simpath's ZDD, on threads placed by a policy. The details come
-// first; the last line of the text output is the count alone.
+// simpath_command.cpp — `ulibc simpath`: the number of simple s-t paths of a graph, by Simpath's ZDD.
+//
+// The search runs on threads placed by a policy. The details come first; the last line of the text output is the
+// count alone, for scripts.
 #include <fmt/format.h>
 
 #include <fstream>
@@ -177,7 +178,8 @@ Command add_simpath_command(CLI::App& parent) {
   sub->add_option("--seed", o->seed, "Seed of --sample")
       ->check([](const std::string& text) { return text.starts_with('-') ? "a seed is not negative" : ""; })
       ->capture_default_str();
-  sub->add_flag("--json", o->json, "Print JSON instead of text");
+  add_json_flag(*sub, o->json);
+  say_runs_here_only(*sub);
   return {sub, [o] { run_simpath(*o); }};
 }
 
