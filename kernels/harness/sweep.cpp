@@ -1,3 +1,4 @@
+// harness/sweep.cpp — runs a kernel under each policy and thread count on a bound team, and chooses the fastest.
 #include "harness/sweep.hpp"
 
 #include <fmt/format.h>
@@ -5,6 +6,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <optional>
 
 #include "harness/stats.hpp"
 #include "harness/timer.hpp"
@@ -35,27 +37,31 @@ std::string placement_drift(const Mapping& map) {
   return "";
 }
 
+// What the team's binding says about the run: where it ran, or why it was not bound.
+void record_binding(const TeamBinding& binding, RunRecord& record) {
+  if (binding.bound)
+    record.cpus = binding.cpus;
+  else
+    record.not_bound = binding.reason;
+}
+
 RunRecord run_once(BenchKernel& kernel, const Topology& topo, const Policy& policy, int threads) {
   const Mapping map = Mapping::build(topo, policy, threads);
   RunRecord record{.policy = policy.name(), .threads = threads};
   const Timer timer;
-  bool bound = false;
-  if (policy.kind() != PolicyKind::none) {
-    const TeamBinding binding = bind_openmp_team(map);
-    bound = binding.bound;
-    if (bound)
-      record.cpus = binding.cpus;
-    else
-      record.not_bound = binding.reason;
-  }
-  try {
-    record.results = kernel.run(RunContext{.topo = topo, .map = map, .bound = bound});
-  } catch (const std::exception& e) {
-    record.error = e.what();
-  }
-  if (bound) {
-    record.drift = placement_drift(map);
-    restore_openmp_team(threads);
+  {
+    // Policy none is the unbound baseline: no team is bound, and no reason recorded.
+    std::optional<ScopedOpenMPTeam> team;
+    if (policy.kind() != PolicyKind::none) team.emplace(map);
+    const bool bound = team && team->bound();
+    if (team) record_binding(team->binding(), record);
+    try {
+      record.results = kernel.run(RunContext{.topo = topo, .map = map, .bound = bound});
+    } catch (const std::exception& e) {
+      record.error = e.what();
+    }
+    // Read while the team is still bound: the guard gives back the masks as it goes.
+    if (bound) record.drift = placement_drift(map);
   }
   record.seconds = timer.seconds();
   return record;

@@ -8,6 +8,7 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <utility>
 
 #include "commands.hpp"
 #include "graph/edge_io.hpp"
@@ -97,6 +98,13 @@ nlohmann::ordered_json result_json(const PathProblem& p, const std::string& note
       {"samples", samples}};
 }
 
+// The search alone runs on the team, bound for its length; sampling and printing need no team.
+std::pair<simpath::Result, TeamBinding> solve_on_team(const PathProblem& problem, const simpath::Options& options,
+                                                      const Mapping& map) {
+  const ScopedOpenMPTeam team(map);
+  return {simpath::solve(problem, options), team.binding()};
+}
+
 void run_simpath(const SimpathOptions& o) {
   std::string notes;
   const PathProblem problem = make_problem(o, notes);
@@ -112,10 +120,8 @@ void run_simpath(const SimpathOptions& o) {
     zdd_out.open(o.zdd_file);
     if (!zdd_out) throw system_error(fmt::format("cannot write the ZDD to {}", o.zdd_file));
   }
-  const TeamBinding binding = bind_openmp_team(map);
-  const simpath::Result r =
-      simpath::solve(problem, {.order = order, .threads = map.size(), .memory_limit = o.memory_limit});
-  if (binding.bound) restore_openmp_team(map.size());
+  const auto [r, binding] =
+      solve_on_team(problem, {.order = order, .threads = map.size(), .memory_limit = o.memory_limit}, map);
   std::vector<std::vector<graph::Vertex>> samples;
   for (const auto& set : simpath::sample_sets(r.zdd, o.samples, o.seed))
     samples.push_back(simpath::path_vertices(set, problem.s));
