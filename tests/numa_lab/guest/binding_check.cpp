@@ -1,6 +1,7 @@
-// binding_check.cpp — every thread of a team runs on its mapped processor
-// (run_team, bind_openmp_team, the C API), and a bound thread gets its old
-// mask back (the paper's set_affinity / clear_affinity).
+// binding_check.cpp — every thread of a team runs on its mapped processor, and a bound thread gets its old mask back.
+//
+// Teams: run_team, an OpenMP team under ScopedOpenMPTeam, the C API; masks given back as the paper's set_affinity /
+// clear_affinity do.
 #include <gtest/gtest.h>
 #include <omp.h>
 
@@ -59,9 +60,15 @@ TEST(Binding, RunTeamPutsEveryThreadOnItsProcessor) {
   for (const Mapping& map : lab::team_mappings(lab::live())) lab::check(where(map), [&] { run_team_case(map); });
 }
 
-void openmp_team_case(const Mapping& map) {
-  const CpuSet before = ulibc::current_affinity();
-  const ulibc::TeamBinding team = ulibc::bind_openmp_team(map);
+// Each member's mask in a parallel region of `threads`, by thread number.
+std::vector<CpuSet> team_masks(int threads) {
+  std::vector<CpuSet> masks(threads);
+#pragma omp parallel num_threads(threads)
+  masks[omp_get_thread_num()] = ulibc::current_affinity();
+  return masks;
+}
+
+void bound_team_checks(const Mapping& map, const ulibc::TeamBinding& team) {
   ASSERT_TRUE(team.bound) << "not bound: " << team.reason;
   ASSERT_EQ(team.cpus.size(), static_cast<std::size_t>(map.size())) << "TeamBinding.cpus";
   for (const Placement& p : map.threads())
@@ -77,15 +84,25 @@ void openmp_team_case(const Mapping& map) {
   for (const Placement& p : map.threads())
     EXPECT_EQ(later[p.thread], p.proc) << "thread " << p.thread << " in a later parallel region of " << map.size()
                                        << " threads: sched_getcpu " << later[p.thread] << ", expected " << p.proc;
+}
 
-  ulibc::restore_affinity();
-  EXPECT_EQ(ulibc::current_affinity(), before) << "the master's mask after restore_affinity: expected "
-                                               << before.to_list() << ", found " << ulibc::current_affinity().to_list();
+// The team is bound for the guard's scope only: after it every member has its old mask back.
+void openmp_team_case(const Mapping& map) {
+  const std::vector<CpuSet> before = team_masks(map.size());
+  {
+    const ulibc::ScopedOpenMPTeam team(map);
+    bound_team_checks(map, team.binding());
+  }
+  const std::vector<CpuSet> after = team_masks(map.size());
+  for (const Placement& p : map.threads())
+    EXPECT_EQ(after[p.thread], before[p.thread])
+        << "thread " << p.thread << "'s mask after the team guard: expected " << before[p.thread].to_list()
+        << ", found " << after[p.thread].to_list();
 }
 
 TEST(Binding, OpenMPTeamIsBoundAndStaysBound) {
   for (const Mapping& map : lab::team_mappings(lab::live()))
-    lab::check(where(map) + ", bind_openmp_team", [&] { openmp_team_case(map); });
+    lab::check(where(map) + ", ScopedOpenMPTeam", [&] { openmp_team_case(map); });
 }
 
 // set_affinity then clear_affinity, on every usable processor, from the
