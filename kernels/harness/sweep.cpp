@@ -1,11 +1,12 @@
+// harness/sweep.cpp — runs a kernel under each policy and thread count on a bound team, and chooses the fastest.
 #include "harness/sweep.hpp"
 
+#include <fmt/format.h>
 #include <omp.h>
 
 #include <algorithm>
 #include <iostream>
-
-#include <fmt/format.h>
+#include <optional>
 
 #include "harness/stats.hpp"
 #include "harness/timer.hpp"
@@ -36,25 +37,31 @@ std::string placement_drift(const Mapping& map) {
   return "";
 }
 
+// What the team's binding says about the run: where it ran, or why it was not bound.
+void record_binding(const TeamBinding& binding, RunRecord& record) {
+  if (binding.bound)
+    record.cpus = binding.cpus;
+  else
+    record.not_bound = binding.reason;
+}
+
 RunRecord run_once(BenchKernel& kernel, const Topology& topo, const Policy& policy, int threads) {
   const Mapping map = Mapping::build(topo, policy, threads);
   RunRecord record{.policy = policy.name(), .threads = threads};
   const Timer timer;
-  bool bound = false;
-  if (policy.kind() != PolicyKind::none) {
-    const TeamBinding binding = bind_openmp_team(map);
-    bound = binding.bound;
-    if (bound) record.cpus = binding.cpus;
-    else record.not_bound = binding.reason;
-  }
-  try {
-    record.results = kernel.run(RunContext{.topo = topo, .map = map, .bound = bound});
-  } catch (const std::exception& e) {
-    record.error = e.what();
-  }
-  if (bound) {
-    record.drift = placement_drift(map);
-    restore_openmp_team(threads);
+  {
+    // Policy none is the unbound baseline: no team is bound, and no reason recorded.
+    std::optional<ScopedOpenMPTeam> team;
+    if (policy.kind() != PolicyKind::none) team.emplace(map);
+    const bool bound = team && team->bound();
+    if (team) record_binding(team->binding(), record);
+    try {
+      record.results = kernel.run(RunContext{.topo = topo, .map = map, .bound = bound});
+    } catch (const std::exception& e) {
+      record.error = e.what();
+    }
+    // Read while the team is still bound: the guard gives back the masks as it goes.
+    if (bound) record.drift = placement_drift(map);
   }
   record.seconds = timer.seconds();
   return record;
@@ -122,10 +129,11 @@ TuneChoice tune(BenchKernel& kernel, const Topology& topo, int threads, Progress
   std::vector<Mapping> measured;
   for (const Policy& policy : tuning_candidates()) {
     const Mapping map = Mapping::build(topo, policy, threads);
-    const auto twin = std::find_if(measured.begin(), measured.end(), [&](const Mapping& m) { return same_placement(m, map); });
+    const auto twin =
+        std::find_if(measured.begin(), measured.end(), [&](const Mapping& m) { return same_placement(m, map); });
     if (twin != measured.end()) {
-      choice.notes.push_back(fmt::format("{} gives the same placement as {}: measured once", policy.name(),
-                                         twin->policy().name()));
+      choice.notes.push_back(
+          fmt::format("{} gives the same placement as {}: measured once", policy.name(), twin->policy().name()));
       continue;
     }
     measured.push_back(map);
@@ -140,8 +148,10 @@ TuneChoice tune(BenchKernel& kernel, const Topology& topo, int threads, Progress
 void choose_best(TuneChoice& choice, const std::vector<RunRecord>& records, const std::string& headline) {
   std::vector<std::size_t> ranked;
   for (std::size_t i : choice.runs) {
-    if (records[i].valid()) ranked.push_back(i);
-    else choice.notes.push_back(records[i].policy + " failed its checks: not a candidate");
+    if (records[i].valid())
+      ranked.push_back(i);
+    else
+      choice.notes.push_back(records[i].policy + " failed its checks: not a candidate");
   }
   if (ranked.empty()) throw system_error(fmt::format("no policy passed the checks at {} threads", choice.threads));
   const Better better = headline_of(records[ranked.front()], headline).better;
@@ -151,8 +161,8 @@ void choose_best(TuneChoice& choice, const std::vector<RunRecord>& records, cons
   choice.best = records[ranked[0]].policy;
   if (ranked.size() > 1) {
     choice.runner_up = records[ranked[1]].policy;
-    choice.margin = margin_over(headline_value(records[ranked[0]], headline),
-                                headline_value(records[ranked[1]], headline), better);
+    choice.margin =
+        margin_over(headline_value(records[ranked[0]], headline), headline_value(records[ranked[1]], headline), better);
   }
 }
 
@@ -162,9 +172,10 @@ void check_thread_counts(const std::vector<int>& threads, const Topology& topo) 
   for (int t : threads) {
     if (t < 1) throw input_error(fmt::format("--threads {}: a team needs at least one thread", t));
     if (t > kMaxOversubscription * usable)
-      throw input_error(fmt::format("--threads {}: more than {} threads per usable processor ({} usable); "
-                                    "a benchmark that oversubscribed measures only the scheduler",
-                                    t, kMaxOversubscription, usable));
+      throw input_error(
+          fmt::format("--threads {}: more than {} threads per usable processor ({} usable); "
+                      "a benchmark that oversubscribed measures only the scheduler",
+                      t, kMaxOversubscription, usable));
   }
 }
 

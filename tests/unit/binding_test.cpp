@@ -1,9 +1,11 @@
-// Binding on the live machine: the calling thread, teams of std::threads and
-// OpenMP teams, and the C API's set_affinity / clear_affinity. The machine
-// may have only one or two processors; every test works with what it has.
+// binding_test.cpp — binding on the live machine: the calling thread, std::thread teams, OpenMP teams, the C API.
+//
+// Also the scoped OpenMP team guard, and the C API's set_affinity / clear_affinity. The machine may have only one or
+// two processors; every test works with what it has.
 #include <gtest/gtest.h>
 #include <omp.h>
 
+#include <algorithm>
 #include <atomic>
 #include <latch>
 #include <mutex>
@@ -123,17 +125,19 @@ TEST_F(Binding, RunTeamFollowsAListInItsOrder) {
   std::reverse(order.begin(), order.end());
   const Mapping map = Mapping::build(topo, Policy::explicit_list(order), static_cast<int>(order.size()));
   std::vector<int> seen(order.size());
-  ulibc::run_team(map, [&](const Placement& p) { seen[static_cast<std::size_t>(p.thread)] = ulibc::current_processor(); });
+  ulibc::run_team(map,
+                  [&](const Placement& p) { seen[static_cast<std::size_t>(p.thread)] = ulibc::current_processor(); });
   EXPECT_EQ(seen, order);
 }
 
 TEST_F(Binding, RunTeamRethrowsABodysExceptionAfterEveryThreadFinished) {
   const Mapping map = Mapping::build(live(), Policy(PolicyKind::scatter), 4);
   std::atomic<int> finished{0};
-  EXPECT_THROW(ulibc::run_team(map, [&](const Placement& p) {
-                 ++finished;
-                 if (p.thread == 2) throw std::runtime_error("thread 2 failed");
-               }),
+  EXPECT_THROW(ulibc::run_team(map,
+                               [&](const Placement& p) {
+                                 ++finished;
+                                 if (p.thread == 2) throw std::runtime_error("thread 2 failed");
+                               }),
                std::runtime_error);
   EXPECT_EQ(finished.load(), 4);
   EXPECT_EQ(ulibc::current_affinity(), original_);
@@ -164,18 +168,18 @@ struct NoOpenMPBinding {
       rule{"ULIBC_OUTSIDE_BINDING", std::nullopt};
 };
 
+// The guard unbinds the team even when an assertion leaves the test early.
 TEST_F(Binding, OpenMPTeamIsBoundAndStaysBoundInLaterRegions) {
   NoOpenMPBinding clean;
   const Mapping map = Mapping::build(live(), Policy(PolicyKind::scatter), 2);
-  const ulibc::TeamBinding r = ulibc::bind_openmp_team(map);
+  const ulibc::ScopedOpenMPTeam team(map);
+  const ulibc::TeamBinding& r = team.binding();
   ASSERT_TRUE(r.bound) << r.reason;
   EXPECT_TRUE(r.mismatches(map).empty()) << r.mismatches(map).front();
   std::vector<int> later(2, -2);
 #pragma omp parallel num_threads(2)
   later[static_cast<std::size_t>(omp_get_thread_num())] = ulibc::current_processor();
   EXPECT_EQ(later, (std::vector<int>{map[0].proc, map[1].proc})) << "a later region of the same size moved";
-#pragma omp parallel num_threads(2)
-  ulibc::restore_affinity();
 }
 
 TEST_F(Binding, OpenMPTeamRespectsOutsideBindingUnlessOverridden) {
@@ -185,11 +189,72 @@ TEST_F(Binding, OpenMPTeamRespectsOutsideBindingUnlessOverridden) {
   const ulibc::TeamBinding respected = ulibc::bind_openmp_team(map);
   EXPECT_FALSE(respected.bound);
   EXPECT_NE(respected.reason.find("OMP_PROC_BIND=close"), std::string::npos) << respected.reason;
-  const ulibc::TeamBinding overridden = ulibc::bind_openmp_team(map, ulibc::OutsideRule::override_it);
-  EXPECT_TRUE(overridden.bound);
-  EXPECT_TRUE(overridden.mismatches(map).empty());
-#pragma omp parallel num_threads(2)
+  const ulibc::ScopedOpenMPTeam overridden(map, ulibc::OutsideRule::override_it);
+  EXPECT_TRUE(overridden.bound());
+  EXPECT_TRUE(overridden.binding().mismatches(map).empty());
+}
+
+// Each member's mask in a parallel region of `threads`, by thread number.
+std::vector<CpuSet> team_masks(int threads) {
+  std::vector<CpuSet> masks(static_cast<std::size_t>(threads));
+#pragma omp parallel num_threads(threads)
+  masks[static_cast<std::size_t>(omp_get_thread_num())] = ulibc::current_affinity();
+  return masks;
+}
+
+std::vector<CpuSet> mapped_masks(const Mapping& map) {
+  std::vector<CpuSet> masks;
+  for (const Placement& p : map.threads()) masks.push_back(CpuSet({p.proc}));
+  return masks;
+}
+
+TEST_F(Binding, ScopedOpenMPTeamBindsForItsScopeAndRestoresEveryMember) {
+  NoOpenMPBinding clean;
+  const Topology topo = live();
+  const Mapping map = Mapping::build(topo, Policy(PolicyKind::scatter), std::min(2, topo.usable().count()));
+  const std::vector<CpuSet> before = team_masks(map.size());
+  {
+    const ulibc::ScopedOpenMPTeam team(map);
+    ASSERT_TRUE(team.bound()) << team.binding().reason;
+    EXPECT_EQ(team_masks(map.size()), mapped_masks(map));
+  }
+  EXPECT_EQ(team_masks(map.size()), before) << "the team kept its binding after the scope";
+}
+
+TEST_F(Binding, ScopedOpenMPTeamRestoresWhenAnExceptionLeavesTheScope) {
+  NoOpenMPBinding clean;
+  const Topology topo = live();
+  const Mapping map = Mapping::build(topo, Policy(PolicyKind::compact), std::min(2, topo.usable().count()));
+  const std::vector<CpuSet> before = team_masks(map.size());
+  const auto bind_then_fail = [&] {
+    const ulibc::ScopedOpenMPTeam team(map);
+    EXPECT_EQ(team_masks(map.size()), mapped_masks(map));
+    throw std::runtime_error("the kernel failed");
+  };
+  EXPECT_THROW(bind_then_fail(), std::runtime_error);
+  EXPECT_EQ(team_masks(map.size()), before) << "an exception left the team bound";
+}
+
+// Under policy none the guard binds nothing, so it must restore nothing either:
+// a team bound by hand beforehand keeps its masks.
+TEST_F(Binding, ScopedOpenMPTeamUnderPolicyNoneNeitherBindsNorRestores) {
+  NoOpenMPBinding clean;
+  const Topology topo = live();
+  const int threads = std::min(2, topo.usable().count());
+  const Mapping by_hand = Mapping::build(topo, Policy(PolicyKind::scatter), threads);
+  const std::vector<CpuSet> before = team_masks(threads);
+#pragma omp parallel num_threads(threads)
+  ulibc::bind_current_thread(by_hand[omp_get_thread_num()]);
+  {
+    const ulibc::ScopedOpenMPTeam team(Mapping::build(topo, Policy(PolicyKind::none), threads));
+    EXPECT_FALSE(team.bound());
+    EXPECT_NE(team.binding().reason.find("none"), std::string::npos) << team.binding().reason;
+    EXPECT_EQ(team_masks(threads), mapped_masks(by_hand)) << "policy none bound the team";
+  }
+  EXPECT_EQ(team_masks(threads), mapped_masks(by_hand)) << "policy none restored masks it never bound";
+#pragma omp parallel num_threads(threads)
   ulibc::restore_affinity();
+  EXPECT_EQ(team_masks(threads), before);
 }
 
 TEST_F(Binding, OpenMPTeamUnderPolicyNoneIsNotBound) {
@@ -204,8 +269,8 @@ TEST_F(Binding, MismatchesNameTheThreadAndBothProcessors) {
   ulibc::TeamBinding r;
   r.cpus = {map[0].proc + 1};
   ASSERT_EQ(r.mismatches(map).size(), 1u);
-  EXPECT_EQ(r.mismatches(map)[0], "thread 0 on processor " + std::to_string(map[0].proc + 1) + ", mapped to " +
-                                      std::to_string(map[0].proc));
+  EXPECT_EQ(r.mismatches(map)[0],
+            "thread 0 on processor " + std::to_string(map[0].proc + 1) + ", mapped to " + std::to_string(map[0].proc));
 }
 
 TEST_F(Binding, CApiSetAndClearAffinity) {

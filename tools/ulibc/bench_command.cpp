@@ -1,14 +1,14 @@
-// bench_command.cpp — `ulibc bench <kernel>` and `ulibc tune <kernel>`: thin
-// front ends over the harness (kernels/harness/sweep.hpp). bench sweeps
-// policies × thread counts and writes table / CSV / JSON / plot; tune (and
-// bench --policy best) measures every policy and names the fastest.
+// bench_command.cpp — `ulibc bench <kernel>` and `ulibc tune <kernel>`: thin front ends over the harness.
+//
+// The harness (kernels/harness/sweep.hpp) does the work: bench sweeps policies × thread counts and writes table /
+// CSV / JSON / plot; tune (and bench --policy best) measures every policy and names the fastest.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <fstream>
 #include <functional>
 #include <iostream>
 #include <memory>
-
-#include <fmt/format.h>
 
 #include "bench_report.hpp"
 #include "commands.hpp"
@@ -57,17 +57,13 @@ void add_harness_options(CLI::App& sub, HarnessOptions& o, Mode mode) {
   o.csv_opt = sub.add_option("--csv", o.csv, "Write CSV, one row per measurement, to FILE (no FILE or -: stdout)")
                   ->expected(0, 1)
                   ->type_name("[FILE]");
-  o.json_opt = sub.add_option("--json", o.json, "Write the JSON record (every repetition, machine, build) to FILE "
-                                                "(no FILE or -: stdout)")
-                   ->expected(0, 1)
-                   ->type_name("[FILE]");
+  o.json_opt = add_json_file_option(sub, o.json);
   sub.add_option("--plot", o.plot, "Draw the results to FILE.png or FILE.svg (matplotlib)")->type_name("FILE");
   sub.add_option("--plot-measurements", o.plot_measurements, "What to plot; default the headline and the next three")
       ->delimiter(',')
       ->type_name("NAMES");
   sub.add_flag("--dry-run", o.dry_run, "Show the runs and their placements; run nothing");
-  sub.add_option("--fsroot", o.fsroot, "With --dry-run: plan for the machine whose sysfs/procfs snapshot is below DIR")
-      ->type_name("DIR");
+  add_fsroot_option(sub, o.fsroot, FsrootUse::dry_run);
 }
 
 // "scatter,compact" → two policies; "list:0,2,1" is one (its commas are the list's).
@@ -93,7 +89,9 @@ std::vector<Policy> parse_policies(const std::vector<std::string>& texts) {
 
 bool wants_best(const HarnessOptions& o) { return o.policies.size() == 1 && o.policies.front() == "best"; }
 
-bool to_stdout(const CLI::Option* opt, const std::string& path) { return opt->count() && (path.empty() || path == "-"); }
+bool to_stdout(const CLI::Option* opt, const std::string& path) {
+  return opt->count() && (path.empty() || path == "-");
+}
 
 void check_outputs(const HarnessOptions& o) {
   if (to_stdout(o.csv_opt, o.csv) && to_stdout(o.json_opt, o.json))
@@ -115,10 +113,14 @@ void write_outputs(const BenchReport& report, const Topology& topo, const Harnes
     write_file(o.csv, [&](std::ostream& out) { write_csv(out, report); });
   if (o.json_opt->count() && !to_stdout(o.json_opt, o.json))
     write_file(o.json, [&](std::ostream& out) { out << record.dump(2) << '\n'; });
-  if (to_stdout(o.csv_opt, o.csv)) write_csv(std::cout, report);
-  else if (to_stdout(o.json_opt, o.json)) print_json(record);
-  else if (mode == Mode::tune) print_tuning(std::cout, report);
-  else print_table(std::cout, report);
+  if (to_stdout(o.csv_opt, o.csv))
+    write_csv(std::cout, report);
+  else if (to_stdout(o.json_opt, o.json))
+    print_json(record);
+  else if (mode == Mode::tune)
+    print_tuning(std::cout, report);
+  else
+    print_table(std::cout, report);
   if (!o.plot.empty()) draw_plot(record, o.plot, o.plot_measurements);
 }
 
@@ -140,20 +142,20 @@ void print_plan(const BenchKernel& kernel, const Topology& topo, const std::vect
   for (const auto& run : runs) {
     std::string procs;
     for (int proc : run["procs"]) procs += fmt::format(" {}", proc < 0 ? std::string("-") : std::to_string(proc));
-    fmt::print("  {:>4} threads  {:<10} processors{}\n", run["threads"].get<int>(), run["policy"].get<std::string>(), procs);
+    fmt::print("  {:>4} threads  {:<10} processors{}\n", run["threads"].get<int>(), run["policy"].get<std::string>(),
+               procs);
   }
 }
 
 void run_kernel(BenchKernel& kernel, HarnessOptions& o, Mode mode) {
+  check_fsroot_plans_only(o.fsroot, o.dry_run, mode == Mode::tune ? "tune" : "bench");
   const Topology topo = Topology::load(o.fsroot);
-  if (!o.fsroot.empty() && !o.dry_run)
-    throw input_error("--fsroot " + o.fsroot + " describes another machine: benchmarks run only on this one "
-                      "(--fsroot goes with --dry-run)");
   const std::vector<int> threads = o.threads.empty() ? harness::default_thread_counts(topo) : o.threads;
   harness::check_thread_counts(threads, topo);
   const bool best = mode == Mode::tune || wants_best(o);
   const std::vector<Policy> policies =
-      best ? harness::tuning_candidates() : parse_policies(o.policies.empty() ? std::vector<std::string>{"all"} : o.policies);
+      best ? harness::tuning_candidates()
+           : parse_policies(o.policies.empty() ? std::vector<std::string>{"all"} : o.policies);
   const int largest_team = *std::max_element(threads.begin(), threads.end());
   kernel.prepare(topo, largest_team, o.quick);
   if (o.dry_run) return print_plan(kernel, topo, policies, threads, o);
@@ -165,7 +167,8 @@ void run_kernel(BenchKernel& kernel, HarnessOptions& o, Mode mode) {
   if (best)
     for (int t : threads) report.tuning.push_back(harness::tune(kernel, topo, t, progress, report.runs));
   else
-    report.runs = harness::run_sweep(kernel, topo, harness::SweepPlan{.policies = policies, .threads = threads}, progress);
+    report.runs =
+        harness::run_sweep(kernel, topo, harness::SweepPlan{.policies = policies, .threads = threads}, progress);
   report.parameters = kernel.parameters();  // after the runs: some settle while running (EPCC's inner repetitions)
 
   write_outputs(report, topo, o, mode);

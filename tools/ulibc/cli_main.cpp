@@ -1,10 +1,11 @@
-// cli_main.cpp — what both programs of the command line share: sets up CLI11,
-// dispatches to a subcommand and turns every failure into one "ulibc: error:"
-// line and an exit code: 0 ok, 2 usage or input error, 1 any other failure.
+// cli_main.cpp — what both programs of the command line share: CLI11's setup, dispatch, and errors.
+//
+// Every failure becomes one "ulibc: error:" line and an exit code (CONTRIBUTING.md): 0 ok, 2 usage or input error,
+// 1 any other failure.
 #include <algorithm>
 #include <iostream>
-#include <string>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -30,6 +31,11 @@ std::string command_names(const std::vector<Command>& commands) {
   return names;
 }
 
+bool names_fsroot(int argc, char** argv) {
+  return std::any_of(argv + 1, argv + argc,
+                     [](std::string_view word) { return word == "--fsroot" || word.starts_with("--fsroot="); });
+}
+
 // CLI11 reports a mistyped subcommand as an unexpected extra argument; say
 // what actually went wrong and what would have been accepted.
 int report_parse_error(CLI::App& app, const CLI::ParseError& e, const std::vector<Command>& commands, int argc,
@@ -37,7 +43,8 @@ int report_parse_error(CLI::App& app, const CLI::ParseError& e, const std::vecto
   if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) return app.exit(e);  // --help, --version
   const bool no_subcommand = app.get_subcommands().empty();
   if (dynamic_cast<const CLI::ExtrasError*>(&e) && no_subcommand && argc > 1 && argv[1][0] != '-')
-    return fail(kExitUsage, "unknown subcommand \"" + std::string(argv[1]) + "\"; available: " + command_names(commands));
+    return fail(kExitUsage,
+                "unknown subcommand \"" + std::string(argv[1]) + "\"; available: " + command_names(commands));
   if (!no_subcommand) {
     // `ulibc bench strem`: a mistyped kernel is the first word after the subcommand.
     CLI::App* chosen = app.get_subcommands().front();
@@ -49,8 +56,13 @@ int report_parse_error(CLI::App& app, const CLI::ParseError& e, const std::vecto
       return fail(kExitUsage, "unknown kernel \"" + std::string(argv[2]) + "\" for ulibc " + chosen->get_name() +
                                   "; available: " + names);
     }
+    // simpath and sssp take no --fsroot by the common rule (commands.hpp): say why, not just "not expected".
+    if (dynamic_cast<const CLI::ExtrasError*>(&e) && kernels.empty() && !chosen->get_option_no_throw("--fsroot") &&
+        names_fsroot(argc, argv))
+      return fail(kExitUsage, "ulibc " + chosen->get_name() + " runs on this machine only: it takes no --fsroot");
   }
-  const std::string help = no_subcommand ? "ulibc --help" : "ulibc " + app.get_subcommands().front()->get_name() + " --help";
+  const std::string help =
+      no_subcommand ? "ulibc --help" : "ulibc " + app.get_subcommands().front()->get_name() + " --help";
   return fail(kExitUsage, std::string(e.what()) + " (see '" + help + "')");
 }
 
@@ -96,7 +108,8 @@ int cli_main(int argc, char** argv, std::span<const CommandFactory> factories, c
     return kExitUsage;
   }
   if (dashes != argv + argc) {
-    if (!chosen->program) return fail(kExitUsage, "ulibc " + chosen->app->get_name() + " takes no program after \"--\"");
+    if (!chosen->program)
+      return fail(kExitUsage, "ulibc " + chosen->app->get_name() + " takes no program after \"--\"");
     if (!chosen->app->remaining().empty())
       return fail(kExitUsage, "a program both before and after \"--\": " + chosen->app->remaining().front());
     *chosen->program = program;

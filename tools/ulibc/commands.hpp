@@ -8,13 +8,12 @@
 // (ruining `ulibc run`); `ulibc-kernels` (bench, tune, simpath, sssp) runs the
 // OpenMP kernels, and `ulibc bench|tune|simpath|sssp …` hands over to it.
 #pragma once
+#include <CLI/CLI.hpp>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <span>
 #include <string>
 #include <vector>
-
-#include <CLI/CLI.hpp>
-#include <nlohmann/json.hpp>
 
 #include "ulibc/mapping.hpp"
 
@@ -50,12 +49,34 @@ int cli_main(int argc, char** argv, std::span<const CommandFactory> factories, c
 void set_command_line(int argc, char** argv);
 const std::string& command_line();
 
-// Options every subcommand takes (SPEC 1.7: each with --json and --fsroot).
+// The options every subcommand shares, one rule for all, stated here and in
+// `ulibc --help` (kCommonOptionsHelp):
+//  - --json, everywhere: JSON on stdout instead of text. bench and tune run
+//    many measurements whose record is large, so theirs is --json [FILE]: the
+//    record to FILE, or to stdout without one (or with -).
+//  - --fsroot DIR, where a topology is only read, to show or to plan: topology,
+//    map, and run, bench and tune with --dry-run (without it they run here, on
+//    a machine the snapshot does not describe, so --fsroot is refused). simpath
+//    and sssp only run on this machine: they take no --fsroot, and their help says so.
+// Each option is registered by the helpers below, never by a command itself.
 struct CommonOptions {
   std::string fsroot;  // "" → $ULIBC_FSROOT, else the live machine
   bool json = false;
 };
-void add_common_options(CLI::App& sub, CommonOptions& opts);
+// Whether a command reads --fsroot's machine whenever it runs, or only to plan (--dry-run).
+enum class FsrootUse { always, dry_run };
+// --fsroot and --json, for the commands that show or plan (topology, map, run).
+void add_common_options(CLI::App& sub, CommonOptions& opts, FsrootUse use = FsrootUse::always);
+void add_fsroot_option(CLI::App& sub, std::string& fsroot, FsrootUse use);
+void add_json_flag(CLI::App& sub, bool& json);
+// bench and tune's --json [FILE]; the option tells whether it was given at all.
+CLI::Option* add_json_file_option(CLI::App& sub, std::string& file);
+// Error(input) when `fsroot` is given to a command that would run on this machine.
+void check_fsroot_plans_only(const std::string& fsroot, bool dry_run, const std::string& command);
+// Says in `sub`'s help that it runs on this machine and takes no --fsroot.
+void say_runs_here_only(CLI::App& sub);
+// The rule above in two lines, for the programs' help.
+extern const char* const kCommonOptionsHelp;
 
 // --policy and --threads, for the subcommands that build a mapping.
 struct PlacementOptions {

@@ -1,27 +1,63 @@
 // common.cpp — options and output shared by every subcommand.
+#include <fmt/format.h>
+
 #include <iostream>
 #include <set>
 
-#include <fmt/format.h>
-
 #include "commands.hpp"
+#include "ulibc/error.hpp"
 
 namespace ulibc::cli {
 
-void add_common_options(CLI::App& sub, CommonOptions& opts) {
-  sub.add_option("--fsroot", opts.fsroot,
-                 "Read sysfs/procfs below DIR (a snapshot of another machine); default $ULIBC_FSROOT, else /")
-      ->type_name("DIR");
-  sub.add_flag("--json", opts.json, "Print JSON instead of text");
+const char* const kCommonOptionsHelp =
+    "Every subcommand takes --json (bench and tune: --json [FILE], the full record to FILE or stdout).\n"
+    "--fsroot DIR (a sysfs/procfs snapshot): topology, map, and run/bench/tune with --dry-run;\n"
+    "simpath and sssp run on this machine and take no --fsroot.";
+
+void add_fsroot_option(CLI::App& sub, std::string& fsroot, FsrootUse use) {
+  const std::string help =
+      use == FsrootUse::always
+          ? "Read sysfs/procfs below DIR (a snapshot of another machine); default $ULIBC_FSROOT, else /"
+          : "With --dry-run: plan for the machine whose sysfs/procfs snapshot is below DIR";
+  sub.add_option("--fsroot", fsroot, help)->type_name("DIR");
+}
+
+void add_json_flag(CLI::App& sub, bool& json) { sub.add_flag("--json", json, "Print JSON instead of text"); }
+
+CLI::Option* add_json_file_option(CLI::App& sub, std::string& file) {
+  return sub
+      .add_option("--json", file,
+                  "Write the JSON record (every repetition, machine, build) to FILE (no FILE or -: stdout)")
+      ->expected(0, 1)
+      ->type_name("[FILE]");
+}
+
+void add_common_options(CLI::App& sub, CommonOptions& opts, FsrootUse use) {
+  add_fsroot_option(sub, opts.fsroot, use);
+  add_json_flag(sub, opts.json);
+}
+
+void check_fsroot_plans_only(const std::string& fsroot, bool dry_run, const std::string& command) {
+  if (!fsroot.empty() && !dry_run)
+    throw input_error("--fsroot " + fsroot + " describes another machine: ulibc " + command +
+                      " runs only on this one (--fsroot goes with --dry-run)");
+}
+
+void say_runs_here_only(CLI::App& sub) {
+  sub.footer("Runs on this machine: no --fsroot (ulibc bench " + sub.get_name() +
+             " --dry-run --fsroot DIR plans for another).");
 }
 
 void add_placement_options(CLI::App& sub, PlacementOptions& opts) {
-  opts.policy_opt = sub.add_option("--policy,-p", opts.policy,
-                                   "scatter, compact, compact+, none or list:<cpulist>; default $ULIBC_POLICY, else scatter")
-                        ->type_name("POLICY");
-  opts.threads_opt = sub.add_option("--threads,-n", opts.threads,
-                                    "Number of threads; default $ULIBC_NUM_THREADS, else $OMP_NUM_THREADS, else one per usable processor")
-                         ->type_name("N");
+  opts.policy_opt =
+      sub.add_option("--policy,-p", opts.policy,
+                     "scatter, compact, compact+, none or list:<cpulist>; default $ULIBC_POLICY, else scatter")
+          ->type_name("POLICY");
+  opts.threads_opt =
+      sub.add_option(
+             "--threads,-n", opts.threads,
+             "Number of threads; default $ULIBC_NUM_THREADS, else $OMP_NUM_THREADS, else one per usable processor")
+          ->type_name("N");
 }
 
 Mapping resolve_mapping(const PlacementOptions& opts, const Topology& topo) {

@@ -1,5 +1,6 @@
-// kernels_main.cpp — `ulibc-kernels`, which `ulibc bench|tune|simpath|sssp …` hands over to: the
-// commands that run the OpenMP kernels (see commands.hpp for why apart).
+// kernels_main.cpp — `ulibc-kernels`: the commands that run the OpenMP kernels, started by `ulibc bench|tune|…`.
+//
+// They are a program apart from `ulibc` because of OpenMP's runtime (commands.hpp says why).
 #include <array>
 
 #include "commands.hpp"
@@ -8,6 +9,8 @@ int main(int argc, char** argv) {
   constexpr std::array<ulibc::cli::CommandFactory, 4> kCommands = {
       ulibc::cli::add_bench_command, ulibc::cli::add_tune_command, ulibc::cli::add_simpath_command,
       ulibc::cli::add_sssp_command};
-  return ulibc::cli::cli_main(argc, argv, kCommands,
-                              "ulibc bench / tune / simpath / sssp: ULIBC's kernels under every affinity policy and thread count.");
+  return ulibc::cli::cli_main(
+      argc, argv, kCommands,
+      "ulibc bench / tune / simpath / sssp: ULIBC's kernels under every affinity policy and thread count.",
+      ulibc::cli::kCommonOptionsHelp);
 }

@@ -1,5 +1,6 @@
-// main.cpp — `ulibc`: topology, map and run here; bench, tune, simpath and sssp are handed
-// to the companion program ulibc-kernels (see commands.hpp for why).
+// main.cpp — `ulibc`: topology, map and run here; bench, tune, simpath and sssp handed to ulibc-kernels.
+//
+// The kernels live in a companion program because of OpenMP (commands.hpp says why).
 #include <unistd.h>
 
 #include <array>
@@ -7,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <string>
 #include <string_view>
 
 #include "commands.hpp"
@@ -18,6 +20,14 @@ constexpr std::array<ulibc::cli::CommandFactory, 3> kCommands = {
 
 constexpr const char* kBenchProgram = "ulibc-kernels";
 
+// The help's list of the commands handed over: CLI11 knows only this program's own.
+constexpr const char* kKernelCommands =
+    "Also:\n"
+    "  bench                       Run a kernel under each policy and thread count: table, CSV, JSON, plot\n"
+    "  tune                        Measure every policy on a kernel and name the fastest at each thread count\n"
+    "  simpath                     Count the simple s-t paths of a graph exactly (ZDD, parallel EBA)\n"
+    "  sssp                        Shortest paths on road graphs (DIMACS files or generated): checksums, queries/s\n";
+
 // ulibc-kernels sits next to ulibc, in the build tree and once installed.
 int hand_over(char** argv) {
   std::error_code error;
@@ -25,8 +35,8 @@ int hand_over(char** argv) {
   const std::string companion = (error ? std::filesystem::path(argv[0]) : self).parent_path() / kBenchProgram;
   argv[0] = const_cast<char*>(kBenchProgram);
   ::execv(companion.c_str(), argv);
-  std::cerr << "ulibc: error: cannot start " << companion << ": " << std::strerror(errno)
-            << " (ulibc " << argv[1] << " runs in the ulibc-kernels program, installed next to ulibc)\n";
+  std::cerr << "ulibc: error: cannot start " << companion << ": " << std::strerror(errno) << " (ulibc " << argv[1]
+            << " runs in the ulibc-kernels program, installed next to ulibc)\n";
   return 1;
 }
 
@@ -37,14 +47,9 @@ int main(int argc, char** argv) {
     const std::string_view command = argv[1];
     if (command == "bench" || command == "tune" || command == "simpath" || command == "sssp") return hand_over(argv);
   }
-  return ulibc::cli::cli_main(
-      argc, argv, kCommands,
-      "ulibc: NUMA-aware thread placement. Shows the machine and the thread -> processor\n"
-      "mapping of each affinity policy (scatter, compact, compact+, list:<cpulist>, none),\n"
-      "runs OpenMP programs with that placement, and benchmarks kernels under every policy.",
-      "Also:\n"
-      "  bench                       Run a kernel under each policy and thread count: table, CSV, JSON, plot\n"
-      "  tune                        Measure every policy on a kernel and name the fastest at each thread count\n"
-      "  simpath                     Count the simple s-t paths of a graph exactly (ZDD, parallel EBA)\n"
-      "  sssp                        Shortest paths on road graphs (DIMACS files or generated): checksums, queries/s");
+  return ulibc::cli::cli_main(argc, argv, kCommands,
+                              "ulibc: NUMA-aware thread placement. Shows the machine and the thread -> processor\n"
+                              "mapping of each affinity policy (scatter, compact, compact+, list:<cpulist>, none),\n"
+                              "runs OpenMP programs with that placement, and benchmarks kernels under every policy.",
+                              std::string(kKernelCommands) + "\n" + ulibc::cli::kCommonOptionsHelp);
 }

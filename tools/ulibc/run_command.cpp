@@ -1,6 +1,8 @@
-// run_command.cpp — `ulibc run`: starts an unmodified OpenMP program with a
-// policy's placement, by handing its runtime the mapping as explicit places
-//, the way one would by hand with OMP_PLACES and OMP_PROC_BIND.
+// run_command.cpp — `ulibc run`: starts an unmodified OpenMP program with a policy's placement.
+//
+// The program's runtime is handed the mapping as explicit places, the way one would by hand with OMP_PLACES and
+// OMP_PROC_BIND (docs/BINDING.md); which variables are set and unset is decided once, by openmp_environment().
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -9,8 +11,6 @@
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "commands.hpp"
 #include "ulibc/error.hpp"
@@ -39,8 +39,9 @@ void report_replaced(const OpenMPEnvironment& env) {
 }
 
 std::string shell_quote(const std::string& word) {
-  if (!word.empty() && word.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-+=/.,:@%") ==
-                           std::string::npos)
+  if (!word.empty() &&
+      word.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-+=/.,:@%") ==
+          std::string::npos)
     return word;
   std::string quoted = "'";
   for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
@@ -85,9 +86,9 @@ void print_plan(const RunOptions& o, const Mapping& map, const OpenMPEnvironment
 
 void run_run(RunOptions& o, CLI::App& sub) {
   if (o.command.empty()) o.command = sub.remaining();  // no "--": the program is the first positional
-  if (!o.common.fsroot.empty() && !o.dry_run)
-    throw input_error("--fsroot plans for another machine's snapshot: use it with --dry-run");
-  if (o.command.empty() && !o.dry_run) throw input_error("no program to run (ulibc run [options] -- PROGRAM [ARGS...])");
+  check_fsroot_plans_only(o.common.fsroot, o.dry_run, "run");
+  if (o.command.empty() && !o.dry_run)
+    throw input_error("no program to run (ulibc run [options] -- PROGRAM [ARGS...])");
   const Topology topo = Topology::load(o.common.fsroot, Detail::placement);
   const Mapping map = resolve_mapping(o.placement, topo);
   warn_if_oversubscribed(map);
@@ -105,11 +106,12 @@ Command add_run_command(CLI::App& parent) {
       "run", "Run an OpenMP program with a policy's placement (sets OMP_PLACES, OMP_PROC_BIND, OMP_NUM_THREADS)");
   add_placement_options(*sub, opts->placement);
   sub->add_flag("--dry-run", opts->dry_run, "Print the environment and command instead of running it");
-  add_common_options(*sub, opts->common);
+  add_common_options(*sub, opts->common, FsrootUse::dry_run);
   // Everything from the program name on belongs to the program, options
   // included; main hands over what follows a "--".
   sub->prefix_command();
-  sub->footer("Usage: ulibc run [OPTIONS] [--] PROGRAM [ARGS...]\nExample: ulibc run --policy compact -n 8 -- ./stream\n");
+  sub->footer(
+      "Usage: ulibc run [OPTIONS] [--] PROGRAM [ARGS...]\nExample: ulibc run --policy compact -n 8 -- ./stream\n");
   return {sub, [opts, sub] { run_run(*opts, *sub); }, &opts->command};
 }
 

@@ -1,12 +1,14 @@
-// simpath_command.cpp — `ulibc simpath`: the number of simple s-t paths of a
-// graph, by Simpath's ZDD, on threads placed by a policy. The details come
-// first; the last line of the text output is the count alone.
+// simpath_command.cpp — `ulibc simpath`: the number of simple s-t paths of a graph, by Simpath's ZDD.
+//
+// The search runs on threads placed by a policy. The details come first; the last line of the text output is the
+// count alone, for scripts.
+#include <fmt/format.h>
+
 #include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
-
-#include <fmt/format.h>
+#include <utility>
 
 #include "commands.hpp"
 #include "graph/edge_io.hpp"
@@ -52,7 +54,8 @@ PathProblem make_problem(const SimpathOptions& o, std::string& notes) {
   if (!o.s_opt->count() || !o.t_opt->count()) throw input_error("--file needs --s and --t, the ends of the paths");
   simpath::CleanReport cleaned;
   PathProblem p = simpath::graph_problem(graph::read_edges(o.file), o.s, o.t, o.file, &cleaned);
-  if (cleaned.self_loops > 0) notes += fmt::format("dropped {} self-loop(s): no simple path uses one\n", cleaned.self_loops);
+  if (cleaned.self_loops > 0)
+    notes += fmt::format("dropped {} self-loop(s): no simple path uses one\n", cleaned.self_loops);
   if (cleaned.duplicates > 0)
     notes += fmt::format("merged {} repeated edge(s): paths are counted as vertex sequences\n", cleaned.duplicates);
   return p;
@@ -72,26 +75,34 @@ nlohmann::ordered_json result_json(const PathProblem& p, const std::string& note
                                    const simpath::Result& r, const std::vector<std::vector<graph::Vertex>>& samples) {
   std::vector<std::uint64_t> nodes;
   for (const auto& l : r.zdd.levels) nodes.push_back(l.size());
-  return {{"graph", p.name},
-          {"vertices", p.vertices},
-          {"edges", p.edges.size()},
-          {"s", p.s},
-          {"t", p.t},
-          {"notes", notes},
-          {"policy", map.policy().name()},
-          {"threads", map.size()},
-          {"order", simpath::edge_order_name(r.order)},
-          {"max_frontier", r.max_frontier},
-          {"count", r.count},
-          {"states", r.total_states()},
-          {"zdd_nodes", r.zdd.size()},
-          {"seconds", {{"total", r.seconds()}, {"order", r.order_seconds}, {"build", r.build_seconds},
-                       {"reduce", r.reduce_seconds}}},
-          {"search_peak_bytes", r.peak_bytes},
-          {"peak_rss_bytes", harness::peak_resident_memory()},
-          {"states_per_edge", r.states},
-          {"nodes_per_edge", nodes},
-          {"samples", samples}};
+  return {
+      {"graph", p.name},
+      {"vertices", p.vertices},
+      {"edges", p.edges.size()},
+      {"s", p.s},
+      {"t", p.t},
+      {"notes", notes},
+      {"policy", map.policy().name()},
+      {"threads", map.size()},
+      {"order", simpath::edge_order_name(r.order)},
+      {"max_frontier", r.max_frontier},
+      {"count", r.count},
+      {"states", r.total_states()},
+      {"zdd_nodes", r.zdd.size()},
+      {"seconds",
+       {{"total", r.seconds()}, {"order", r.order_seconds}, {"build", r.build_seconds}, {"reduce", r.reduce_seconds}}},
+      {"search_peak_bytes", r.peak_bytes},
+      {"peak_rss_bytes", harness::peak_resident_memory()},
+      {"states_per_edge", r.states},
+      {"nodes_per_edge", nodes},
+      {"samples", samples}};
+}
+
+// The search alone runs on the team, bound for its length; sampling and printing need no team.
+std::pair<simpath::Result, TeamBinding> solve_on_team(const PathProblem& problem, const simpath::Options& options,
+                                                      const Mapping& map) {
+  const ScopedOpenMPTeam team(map);
+  return {simpath::solve(problem, options), team.binding()};
 }
 
 void run_simpath(const SimpathOptions& o) {
@@ -109,10 +120,8 @@ void run_simpath(const SimpathOptions& o) {
     zdd_out.open(o.zdd_file);
     if (!zdd_out) throw system_error(fmt::format("cannot write the ZDD to {}", o.zdd_file));
   }
-  const TeamBinding binding = bind_openmp_team(map);
-  const simpath::Result r =
-      simpath::solve(problem, {.order = order, .threads = map.size(), .memory_limit = o.memory_limit});
-  if (binding.bound) restore_openmp_team(map.size());
+  const auto [r, binding] =
+      solve_on_team(problem, {.order = order, .threads = map.size(), .memory_limit = o.memory_limit}, map);
   std::vector<std::vector<graph::Vertex>> samples;
   for (const auto& set : simpath::sample_sets(r.zdd, o.samples, o.seed))
     samples.push_back(simpath::path_vertices(set, problem.s));
@@ -130,9 +139,10 @@ void run_simpath(const SimpathOptions& o) {
   fmt::print("edge order {}{}: frontier up to {} vertices\n", simpath::edge_order_name(r.order),
              order == simpath::EdgeOrder::automatic ? " (auto)" : "", r.max_frontier);
   fmt::print("{} thread{} ({}{}); search {}\n", map.size(), map.size() == 1 ? "" : "s", map.policy().name(),
-             binding.bound ? "" : ", not bound: " + binding.reason, map.size() == 1 ? "sequential" : "edge-based (EBA)");
-  fmt::print("search {:.3f} s: {} states; reduce and count {:.3f} s: {} ZDD nodes; total {:.3f} s\n",
-             r.build_seconds, r.total_states(), r.reduce_seconds, r.zdd.size(), r.seconds());
+             binding.bound ? "" : ", not bound: " + binding.reason,
+             map.size() == 1 ? "sequential" : "edge-based (EBA)");
+  fmt::print("search {:.3f} s: {} states; reduce and count {:.3f} s: {} ZDD nodes; total {:.3f} s\n", r.build_seconds,
+             r.total_states(), r.reduce_seconds, r.zdd.size(), r.seconds());
   fmt::print("memory: {} held by the search at most, {} resident at peak\n", harness::format_bytes(r.peak_bytes),
              harness::format_bytes(harness::peak_resident_memory()));
   print_levels(r);
@@ -149,27 +159,33 @@ void run_simpath(const SimpathOptions& o) {
 Command add_simpath_command(CLI::App& parent) {
   auto o = std::make_shared<SimpathOptions>();
   CLI::App* sub = parent.add_subcommand(
-      "simpath", "Count the simple s-t paths of a graph exactly (Simpath's ZDD; edge-based parallel on several threads)");
-  sub->add_option("--grid", o->grid, "A grid of K x K cells, or R,C: R x C cells ((R+1)(C+1) vertices), s and t at "
-                                     "opposite corners")
+      "simpath",
+      "Count the simple s-t paths of a graph exactly (Simpath's ZDD; edge-based parallel on several threads)");
+  sub->add_option("--grid", o->grid,
+                  "A grid of K x K cells, or R,C: R x C cells ((R+1)(C+1) vertices), s and t at "
+                  "opposite corners")
       ->delimiter(',')
       ->type_name("K|R,C");
   sub->add_option("--file", o->file, "An edge list (text 'u v' lines or ULIBC binary; ids from 0)")->type_name("FILE");
   o->s_opt = sub->add_option("--s", o->s, "The first end of the paths (a grid: default the top-left corner)");
   o->t_opt = sub->add_option("--t", o->t, "The other end (a grid: default the bottom-right corner)");
   add_placement_options(*sub, o->placement);
-  sub->add_option("--order", o->order, "Edge order: auto (the narrowest frontier of the others), input (as given; a "
-                                       "grid row by row), bfs (from s, as Simpath) or greedy")
+  sub->add_option("--order", o->order,
+                  "Edge order: auto (the narrowest frontier of the others), input (as given; a "
+                  "grid row by row), bfs (from s, as Simpath) or greedy")
       ->capture_default_str();
-  sub->add_option("--memory-limit", o->memory_limit, "Stop, saying how far it got, before the search holds more "
-                                                     "than SIZE (e.g. 4G); default the memory available")
+  sub->add_option("--memory-limit", o->memory_limit,
+                  "Stop, saying how far it got, before the search holds more "
+                  "than SIZE (e.g. 4G); default the memory available")
       ->transform(CLI::AsSizeValue(false))
       ->type_name("SIZE");
   sub->add_option("--zdd", o->zdd_file, "Write the ZDD to FILE (text, docs/ZDD_FORMAT.md)")->type_name("FILE");
   sub->add_option("--sample", o->samples, "Also print K paths drawn uniformly at random")->type_name("K");
-  sub->add_option("--seed", o->seed, "Seed of --sample")      ->check([](const std::string& text) { return text.starts_with('-') ? "a seed is not negative" : ""; })
+  sub->add_option("--seed", o->seed, "Seed of --sample")
+      ->check([](const std::string& text) { return text.starts_with('-') ? "a seed is not negative" : ""; })
       ->capture_default_str();
-  sub->add_flag("--json", o->json, "Print JSON instead of text");
+  add_json_flag(*sub, o->json);
+  say_runs_here_only(*sub);
   return {sub, [o] { run_simpath(*o); }};
 }
 

@@ -243,7 +243,8 @@ Command add_sssp_command(CLI::App& parent) {
       ->type_name("FILE");
   sub->add_option("--write-sources", o->write_sources, "Write the sources (DIMACS .ss)")->type_name("FILE");
   sub->add_flag("--no-solve", o->no_solve, "Only write the files asked for");
-  sub->add_flag("--json", o->json, "Print JSON instead of text");
+  add_json_flag(*sub, o->json);
+  say_runs_here_only(*sub);
   return {sub, [o] { run_sssp(*o); }};
 }
 

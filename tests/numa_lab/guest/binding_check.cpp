@@ -1,6 +1,7 @@
-// binding_check.cpp — every thread of a team runs on its mapped processor
-// (run_team, bind_openmp_team, the C API), and a bound thread gets its old
-// mask back (the paper's set_affinity / clear_affinity).
+// binding_check.cpp — every thread of a team runs on its mapped processor, and a bound thread gets its old mask back.
+//
+// Teams: run_team, an OpenMP team under ScopedOpenMPTeam, the C API; masks given back as the paper's set_affinity /
+// clear_affinity do.
 #include <gtest/gtest.h>
 #include <omp.h>
 
@@ -56,13 +57,18 @@ void run_team_case(const Mapping& map) {
 }
 
 TEST(Binding, RunTeamPutsEveryThreadOnItsProcessor) {
-  for (const Mapping& map : lab::team_mappings(lab::live()))
-    lab::check(where(map), [&] { run_team_case(map); });
+  for (const Mapping& map : lab::team_mappings(lab::live())) lab::check(where(map), [&] { run_team_case(map); });
 }
 
-void openmp_team_case(const Mapping& map) {
-  const CpuSet before = ulibc::current_affinity();
-  const ulibc::TeamBinding team = ulibc::bind_openmp_team(map);
+// Each member's mask in a parallel region of `threads`, by thread number.
+std::vector<CpuSet> team_masks(int threads) {
+  std::vector<CpuSet> masks(threads);
+#pragma omp parallel num_threads(threads)
+  masks[omp_get_thread_num()] = ulibc::current_affinity();
+  return masks;
+}
+
+void bound_team_checks(const Mapping& map, const ulibc::TeamBinding& team) {
   ASSERT_TRUE(team.bound) << "not bound: " << team.reason;
   ASSERT_EQ(team.cpus.size(), static_cast<std::size_t>(map.size())) << "TeamBinding.cpus";
   for (const Placement& p : map.threads())
@@ -76,19 +82,27 @@ void openmp_team_case(const Mapping& map) {
 #pragma omp parallel num_threads(map.size())
   later[omp_get_thread_num()] = ulibc::current_processor();
   for (const Placement& p : map.threads())
-    EXPECT_EQ(later[p.thread], p.proc) << "thread " << p.thread << " in a later parallel region of "
-                                       << map.size() << " threads: sched_getcpu " << later[p.thread]
-                                       << ", expected " << p.proc;
+    EXPECT_EQ(later[p.thread], p.proc) << "thread " << p.thread << " in a later parallel region of " << map.size()
+                                       << " threads: sched_getcpu " << later[p.thread] << ", expected " << p.proc;
+}
 
-  ulibc::restore_affinity();
-  EXPECT_EQ(ulibc::current_affinity(), before) << "the master's mask after restore_affinity: expected "
-                                               << before.to_list() << ", found "
-                                               << ulibc::current_affinity().to_list();
+// The team is bound for the guard's scope only: after it every member has its old mask back.
+void openmp_team_case(const Mapping& map) {
+  const std::vector<CpuSet> before = team_masks(map.size());
+  {
+    const ulibc::ScopedOpenMPTeam team(map);
+    bound_team_checks(map, team.binding());
+  }
+  const std::vector<CpuSet> after = team_masks(map.size());
+  for (const Placement& p : map.threads())
+    EXPECT_EQ(after[p.thread], before[p.thread])
+        << "thread " << p.thread << "'s mask after the team guard: expected " << before[p.thread].to_list()
+        << ", found " << after[p.thread].to_list();
 }
 
 TEST(Binding, OpenMPTeamIsBoundAndStaysBound) {
   for (const Mapping& map : lab::team_mappings(lab::live()))
-    lab::check(where(map) + ", bind_openmp_team", [&] { openmp_team_case(map); });
+    lab::check(where(map) + ", ScopedOpenMPTeam", [&] { openmp_team_case(map); });
 }
 
 // set_affinity then clear_affinity, on every usable processor, from the
@@ -98,16 +112,16 @@ void bind_then_restore(int proc, const CpuSet& before) {
   EXPECT_EQ(ulibc::current_processor(), proc) << "sched_getcpu after binding";
   EXPECT_EQ(ulibc::current_affinity(), CpuSet{proc}) << "mask after binding: " << ulibc::current_affinity().to_list();
   ulibc::restore_affinity();
-  EXPECT_EQ(ulibc::current_affinity(), before) << "restore_affinity: expected " << before.to_list() << ", found "
-                                               << ulibc::current_affinity().to_list();
+  EXPECT_EQ(ulibc::current_affinity(), before)
+      << "restore_affinity: expected " << before.to_list() << ", found " << ulibc::current_affinity().to_list();
 }
 
 void set_then_clear(int proc, const CpuSet& before) {
   ASSERT_EQ(ulibc_set_affinity(proc), 0) << ulibc_last_error();
   EXPECT_EQ(ulibc::current_processor(), proc) << "sched_getcpu after ulibc_set_affinity";
   ASSERT_EQ(ulibc_clear_affinity(), 0) << ulibc_last_error();
-  EXPECT_EQ(ulibc::current_affinity(), before) << "ulibc_clear_affinity: expected " << before.to_list() << ", found "
-                                               << ulibc::current_affinity().to_list();
+  EXPECT_EQ(ulibc::current_affinity(), before)
+      << "ulibc_clear_affinity: expected " << before.to_list() << ", found " << ulibc::current_affinity().to_list();
 }
 
 void bind_and_restore_everywhere(const std::string& who) {
@@ -162,8 +176,7 @@ void c_api_team_case(const char* policy, int threads) {
                                      << ", expected ulibc_get_numa_procid " << p.proc;
   ASSERT_EQ(ulibc_clear_affinity(), 0) << ulibc_last_error();
   EXPECT_EQ(ulibc::current_affinity(), before) << "the master's mask after ulibc_clear_affinity: expected "
-                                               << before.to_list() << ", found "
-                                               << ulibc::current_affinity().to_list();
+                                               << before.to_list() << ", found " << ulibc::current_affinity().to_list();
 }
 
 TEST(Binding, CApiOpenMPTeam) {
