@@ -4,14 +4,14 @@
 #include "harness/bench_kernel.hpp"
 #include "simpath/simpath_bench.hpp"
 #include "sssp/sssp_bench.hpp"
-#include "stream/stream.hpp"
+#include "stream/stream_bench.hpp"
 #include "zblas/zblas.hpp"
 
 namespace ulibc::harness {
 
 std::vector<std::unique_ptr<BenchKernel>> all_kernels() {
   std::vector<std::unique_ptr<BenchKernel>> kernels;
-  kernels.push_back(make_stream_bench());
+  kernels.push_back(stream::make_bench());
   kernels.push_back(make_epcc_bench());
   kernels.push_back(make_zblas_bench());
   kernels.push_back(make_bfs_bench());
