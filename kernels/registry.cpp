@@ -5,7 +5,7 @@
 #include "simpath/simpath_bench.hpp"
 #include "sssp/sssp_bench.hpp"
 #include "stream/stream_bench.hpp"
-#include "zblas/zblas.hpp"
+#include "zblas/zblas_bench.hpp"
 
 namespace ulibc::harness {
 
@@ -13,7 +13,7 @@ std::vector<std::unique_ptr<BenchKernel>> all_kernels() {
   std::vector<std::unique_ptr<BenchKernel>> kernels;
   kernels.push_back(stream::make_bench());
   kernels.push_back(make_epcc_bench());
-  kernels.push_back(make_zblas_bench());
+  kernels.push_back(zblas::make_bench());
   kernels.push_back(make_bfs_bench());
   kernels.push_back(simpath::make_bench());
   kernels.push_back(make_sssp_bench());
