@@ -14,8 +14,8 @@ namespace ulibc::harness::epcc {
 
 namespace {
 
-constexpr int kSamples = 5;                     // a median of five survives two preempted samples
-constexpr double kSampleUs = 200;               // each sample averages this much of calls
+constexpr int kSamples = 5;        // a median of five survives two preempted samples
+constexpr double kSampleUs = 200;  // each sample averages this much of calls
 constexpr std::int64_t kMaxCalls = 1 << 20;
 constexpr std::int64_t kMaxLength = std::int64_t{1} << 34;  // seconds of delay: the calibration gives up there
 constexpr int kConfirmingPasses = 3;

@@ -42,8 +42,8 @@ std::int64_t calibrate_delay(double target_us);
 
 struct Repetition {
   int outer_reps = 20;
-  double test_time_us = 1000;               // one pass of the inner reps takes about this
-  std::int64_t max_inner_reps = 1 << 24;    // so a loop the compiler emptied cannot double forever
+  double test_time_us = 1000;             // one pass of the inner reps takes about this
+  std::int64_t max_inner_reps = 1 << 24;  // so a loop the compiler emptied cannot double forever
 };
 
 // What a loop counted against what a correct run counts.
@@ -73,10 +73,10 @@ Timing time_loop(const TimedLoop& loop, const Repetition& rep);
 
 // One directive's overhead: a test loop timed against a reference.
 struct Overhead {
-  std::string name;               // "BARRIER", "DYNAMIC 4"
+  std::string name;  // "BARRIER", "DYNAMIC 4"
   std::int64_t inner_reps = 0;
-  double reference_us = 0;        // the reference's mean time per inner rep
-  std::vector<double> us;         // overhead per inner rep, one per outer repetition
+  double reference_us = 0;  // the reference's mean time per inner rep
+  std::vector<double> us;   // overhead per inner rep, one per outer repetition
   std::optional<Tally> tally;
 };
 // The one routine every test goes through.

@@ -2,16 +2,15 @@
 // the harness. Options settle in prepare (which also calibrates the delays,
 // once, so that every policy and thread count runs the same delay); a run
 // measures the chosen groups on the bound team and checks their counts.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <omp.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cmath>
 #include <optional>
 #include <set>
-
-#include <CLI/CLI.hpp>
-#include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include "epcc/epcc.hpp"
 #include "harness/stats.hpp"

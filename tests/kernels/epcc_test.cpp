@@ -2,16 +2,17 @@
 // and its own check. Nothing here asserts speed: the tests share two cores
 // with others and run under sanitizers, so timings are only checked for
 // direction and, loosely, for scale.
-#include <CLI/CLI.hpp>
+#include "epcc/epcc.hpp"
+
 #include <gtest/gtest.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
 #include <vector>
 
-#include "epcc/epcc.hpp"
 #include "expect_error.hpp"
 #include "harness/stats.hpp"
 #include "harness/timer.hpp"
@@ -94,10 +95,11 @@ TEST(EpccDelay, TinyTargetsGiveTheShortestDelay) { EXPECT_EQ(epcc::calibrate_del
 
 TEST(EpccTiming, InnerRepsDoubleFromTheMultipleUpToTheCap) {
   int passes = 0;
-  const epcc::TimedLoop empty{.run = [&](std::int64_t reps) {
-                                ++passes;
-                                return reps;
-                              },
+  const epcc::TimedLoop empty{.run =
+                                  [&](std::int64_t reps) {
+                                    ++passes;
+                                    return reps;
+                                  },
                               .expected = [](std::int64_t reps) { return reps; },
                               .reps_multiple = 3};
   // An empty loop never reaches a day's target: only the cap stops the doubling.
