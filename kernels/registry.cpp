@@ -1,6 +1,6 @@
 // registry.cpp — the kernels `ulibc bench` and `ulibc tune` know.
 #include "bfs/graph500.hpp"
-#include "epcc/epcc.hpp"
+#include "epcc/epcc_bench.hpp"
 #include "harness/bench_kernel.hpp"
 #include "simpath/simpath_bench.hpp"
 #include "sssp/sssp_bench.hpp"
@@ -12,7 +12,7 @@ namespace ulibc::harness {
 std::vector<std::unique_ptr<BenchKernel>> all_kernels() {
   std::vector<std::unique_ptr<BenchKernel>> kernels;
   kernels.push_back(stream::make_bench());
-  kernels.push_back(make_epcc_bench());
+  kernels.push_back(epcc::make_bench());
   kernels.push_back(zblas::make_bench());
   kernels.push_back(make_bfs_bench());
   kernels.push_back(simpath::make_bench());

@@ -10,10 +10,16 @@
 #include <string>
 
 #include "epcc/epcc.hpp"
+#include "epcc/timed_loop.hpp"
 
-namespace ulibc::harness::epcc {
+namespace ulibc::epcc {
 
 namespace {
+
+using detail::measure_overhead;
+using detail::time_loop;
+using detail::TimedLoop;
+using detail::Timing;
 
 using Reps = std::int64_t;
 
@@ -101,4 +107,4 @@ std::vector<Overhead> schedule_overheads(int n, const Schedules& s, const Repeti
   return out;
 }
 
-}  // namespace ulibc::harness::epcc
+}  // namespace ulibc::epcc

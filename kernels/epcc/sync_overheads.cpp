@@ -9,11 +9,17 @@
 #include <omp.h>
 
 #include "epcc/epcc.hpp"
+#include "epcc/timed_loop.hpp"
 #include "ulibc/barrier.hpp"
 
-namespace ulibc::harness::epcc {
+namespace ulibc::epcc {
 
 namespace {
+
+using detail::measure_overhead;
+using detail::time_loop;
+using detail::TimedLoop;
+using detail::Timing;
 
 using Reps = std::int64_t;
 
@@ -245,4 +251,4 @@ std::vector<Overhead> sync_overheads(const Mapping& map, std::int64_t len, const
   return out;
 }
 
-}  // namespace ulibc::harness::epcc
+}  // namespace ulibc::epcc
