@@ -231,7 +231,8 @@ int main(int argc, char** argv) try {
       o.threads, openblas_get_config(), openblas_get_corename(), o.threads, o.reps, o.cols);
   const auto topo = ulibc::Topology::load("", ulibc::Detail::placement);
   const auto map = ulibc::Mapping::build(topo, ulibc::Policy(ulibc::PolicyKind::scatter), o.threads);
-  const ulibc::TeamBinding binding = ulibc::bind_openmp_team(map);
+  const ulibc::ScopedOpenMPTeam team(map);
+  const ulibc::TeamBinding& binding = team.binding();
   std::printf("# team %s:", binding.bound ? "bound" : ("not bound (" + binding.reason + ")").c_str());
   for (int cpu : binding.cpus) std::printf(" %d", cpu);
   std::printf("\n");
@@ -240,7 +241,6 @@ int main(int argc, char** argv) try {
               "ratio");
   std::printf("%-8s %9s %6s  %8s %8s   %8s %8s   %6s\n", "", "", "", "GFLOP/s", "", "GFLOP/s", "", "");
   for (std::size_t n : o.sizes) run_size(topo, map, n, o);
-  ulibc::restore_openmp_team(o.threads);
 } catch (const ulibc::Error& e) {
   std::fprintf(stderr, "%s\n", e.what());
   return e.kind() == ulibc::ErrorKind::input ? 2 : 1;
