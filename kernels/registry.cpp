@@ -1,19 +1,19 @@
 // registry.cpp — the kernels `ulibc bench` and `ulibc tune` know.
 #include "bfs/graph500.hpp"
-#include "epcc/epcc.hpp"
+#include "epcc/epcc_bench.hpp"
 #include "harness/bench_kernel.hpp"
 #include "simpath/simpath_bench.hpp"
 #include "sssp/sssp_bench.hpp"
-#include "stream/stream.hpp"
-#include "zblas/zblas.hpp"
+#include "stream/stream_bench.hpp"
+#include "zblas/zblas_bench.hpp"
 
 namespace ulibc::harness {
 
 std::vector<std::unique_ptr<BenchKernel>> all_kernels() {
   std::vector<std::unique_ptr<BenchKernel>> kernels;
-  kernels.push_back(make_stream_bench());
-  kernels.push_back(make_epcc_bench());
-  kernels.push_back(make_zblas_bench());
+  kernels.push_back(stream::make_bench());
+  kernels.push_back(epcc::make_bench());
+  kernels.push_back(zblas::make_bench());
   kernels.push_back(make_bfs_bench());
   kernels.push_back(simpath::make_bench());
   kernels.push_back(make_sssp_bench());

@@ -99,15 +99,21 @@ Options parse(int argc, char** argv) {
     const std::string arg = argv[i];
     const bool has_value = i + 1 < argc;
     if (arg == "--help" || arg == "-h") usage(argv[0], 0);
-    if (arg == "--threads" && has_value) o.threads = static_cast<int>(parse_count(argv[++i], "--threads"));
-    else if (arg == "--reps" && has_value) o.reps = static_cast<int>(parse_count(argv[++i], "--reps"));
-    else if (arg == "--cols" && has_value) o.cols = parse_count(argv[++i], "--cols");
-    else if (arg == "--gap-ms" && has_value) o.gap = static_cast<double>(parse_count(argv[++i], "--gap-ms")) / 1000;
+    if (arg == "--threads" && has_value)
+      o.threads = static_cast<int>(parse_count(argv[++i], "--threads"));
+    else if (arg == "--reps" && has_value)
+      o.reps = static_cast<int>(parse_count(argv[++i], "--reps"));
+    else if (arg == "--cols" && has_value)
+      o.cols = parse_count(argv[++i], "--cols");
+    else if (arg == "--gap-ms" && has_value)
+      o.gap = static_cast<double>(parse_count(argv[++i], "--gap-ms")) / 1000;
     else if (arg == "--sizes" && has_value) {
       o.sizes.clear();
       for (const std::string& item : split(argv[++i])) o.sizes.push_back(parse_count(item, "--sizes"));
-    } else if (arg == "--kernels" && has_value) o.only = split(argv[++i]);
-    else usage(argv[0], 2);
+    } else if (arg == "--kernels" && has_value)
+      o.only = split(argv[++i]);
+    else
+      usage(argv[0], 2);
   }
   return o;
 }
@@ -166,7 +172,7 @@ void run_size(const ulibc::Topology& topo, const ulibc::Mapping& map, std::size_
   const std::size_t cols = o.cols;
   using ulibc::harness::saturating_mul;
   ulibc::harness::require_memory(saturating_mul(saturating_mul(n, cols + 2), sizeof(Complex)),
-                               "a " + std::to_string(n) + " x " + std::to_string(cols) + " matrix and two vectors");
+                                 "a " + std::to_string(n) + " x " + std::to_string(cols) + " matrix and two vectors");
   const ulibc::NodeArray<Parts> u_parts(topo, map, n), v_parts(topo, map, n);
   Complex* u = reinterpret_cast<Complex*>(u_parts.data());
   Complex* v = reinterpret_cast<Complex*>(v_parts.data());
@@ -217,23 +223,24 @@ int main(int argc, char** argv) try {
   const Options o = parse(argc, argv);
   std::printf("#");
   for (int i = 0; i < argc; ++i) std::printf(" %s", argv[i]);
-  std::printf("\n# ULIBC zblas (OpenMP team of %d bound by scatter, node-placed operands) against\n"
-              "# %s (core %s, openblas_set_num_threads(%d)); %d alternating batches each, medians.\n"
-              "# ratio = ULIBC speed / OpenBLAS speed, median of the pairs' ratios (above 1: ULIBC faster);\n"
-              "# zgemv with %zu columns, alpha = (0.75, -0.5), beta = (0.5, 0.25).\n",
-              o.threads, openblas_get_config(), openblas_get_corename(), o.threads, o.reps, o.cols);
+  std::printf(
+      "\n# ULIBC zblas (OpenMP team of %d bound by scatter, node-placed operands) against\n"
+      "# %s (core %s, openblas_set_num_threads(%d)); %d alternating batches each, medians.\n"
+      "# ratio = ULIBC speed / OpenBLAS speed, median of the pairs' ratios (above 1: ULIBC faster);\n"
+      "# zgemv with %zu columns, alpha = (0.75, -0.5), beta = (0.5, 0.25).\n",
+      o.threads, openblas_get_config(), openblas_get_corename(), o.threads, o.reps, o.cols);
   const auto topo = ulibc::Topology::load("", ulibc::Detail::placement);
   const auto map = ulibc::Mapping::build(topo, ulibc::Policy(ulibc::PolicyKind::scatter), o.threads);
-  const ulibc::TeamBinding binding = ulibc::bind_openmp_team(map);
+  const ulibc::ScopedOpenMPTeam team(map);
+  const ulibc::TeamBinding& binding = team.binding();
   std::printf("# team %s:", binding.bound ? "bound" : ("not bound (" + binding.reason + ")").c_str());
   for (int cpu : binding.cpus) std::printf(" %d", cpu);
   std::printf("\n");
   openblas_set_num_threads(o.threads);
-  std::printf("%-8s %9s %6s  %8s %8s   %8s %8s   %6s\n", "kernel", "size", "calls", "ULIBC", "GB/s", "OpenBLAS",
-              "GB/s", "ratio");
+  std::printf("%-8s %9s %6s  %8s %8s   %8s %8s   %6s\n", "kernel", "size", "calls", "ULIBC", "GB/s", "OpenBLAS", "GB/s",
+              "ratio");
   std::printf("%-8s %9s %6s  %8s %8s   %8s %8s   %6s\n", "", "", "", "GFLOP/s", "", "GFLOP/s", "", "");
   for (std::size_t n : o.sizes) run_size(topo, map, n, o);
-  ulibc::restore_openmp_team(o.threads);
 } catch (const ulibc::Error& e) {
   std::fprintf(stderr, "%s\n", e.what());
   return e.kind() == ulibc::ErrorKind::input ? 2 : 1;

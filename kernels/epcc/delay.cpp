@@ -7,18 +7,21 @@
 #include <vector>
 
 #include "epcc/epcc.hpp"
+#include "epcc/timed_loop.hpp"
 #include "harness/stats.hpp"
 #include "harness/timer.hpp"
 
-namespace ulibc::harness::epcc {
+namespace ulibc::epcc {
 
 namespace {
 
-constexpr int kSamples = 5;                     // a median of five survives two preempted samples
-constexpr double kSampleUs = 200;               // each sample averages this much of calls
+constexpr int kSamples = 5;        // a median of five survives two preempted samples
+constexpr double kSampleUs = 200;  // each sample averages this much of calls
 constexpr std::int64_t kMaxCalls = 1 << 20;
 constexpr std::int64_t kMaxLength = std::int64_t{1} << 34;  // seconds of delay: the calibration gives up there
 constexpr int kConfirmingPasses = 3;
+
+using harness::Timer;
 
 }  // namespace
 
@@ -44,7 +47,7 @@ double delay_time_us(std::int64_t length) {
     for (std::int64_t c = 0; c < calls; ++c) delay(length);
     samples.push_back(timer.seconds() * 1e6 / static_cast<double>(calls));
   }
-  return median(samples);
+  return harness::median(samples);
 }
 
 std::int64_t calibrate_delay(double target_us) {
@@ -64,6 +67,8 @@ std::int64_t calibrate_delay(double target_us) {
   const double fraction = std::clamp((target_us - t_lo) / (t_hi - t_lo), 0.0, 1.0);
   return lo + std::llround(fraction * static_cast<double>(hi - lo));
 }
+
+namespace detail {
 
 Timing time_loop(const TimedLoop& loop, const Repetition& rep) {
   Tally tally;
@@ -97,7 +102,7 @@ Overhead measure_overhead(std::string name, const TimedLoop& test, const Timing&
   const Timing timing = time_loop(test, rep);
   Overhead o{.name = std::move(name),
              .inner_reps = timing.inner_reps,
-             .reference_us = mean(reference.us_per_rep),
+             .reference_us = harness::mean(reference.us_per_rep),
              .tally = timing.tally};
   // Each pass against the reference's mean, as EPCC subtracts the means;
   // the interval then covers the test's spread, the larger by far.
@@ -105,4 +110,6 @@ Overhead measure_overhead(std::string name, const TimedLoop& test, const Timing&
   return o;
 }
 
-}  // namespace ulibc::harness::epcc
+}  // namespace detail
+
+}  // namespace ulibc::epcc

@@ -2,47 +2,32 @@
 // the harness. Options settle in prepare (which also calibrates the delays,
 // once, so that every policy and thread count runs the same delay); a run
 // measures the chosen groups on the bound team and checks their counts.
+#include "epcc/epcc_bench.hpp"
+
+#include <fmt/format.h>
 #include <omp.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cmath>
 #include <optional>
 #include <set>
 
-#include <CLI/CLI.hpp>
-#include <fmt/format.h>
-#include <fmt/ranges.h>
-
 #include "epcc/epcc.hpp"
+#include "epcc/verify.hpp"
 #include "harness/stats.hpp"
 #include "harness/timer.hpp"
 #include "ulibc/affinity.hpp"
 #include "ulibc/error.hpp"
 
-namespace ulibc::harness {
-
-namespace epcc {
-
-Verdict check_overheads(std::span<const Overhead> overheads) {
-  std::vector<std::string> faults;
-  int counted = 0;
-  for (const Overhead& o : overheads) {
-    if (o.tally) {
-      ++counted;
-      if (!o.tally->exact())
-        faults.push_back(fmt::format("{} counted {} of {}", o.name, o.tally->counted, o.tally->expected));
-    }
-    const bool finite = !o.us.empty() && std::ranges::all_of(o.us, [](double us) { return std::isfinite(us); });
-    if (!finite) faults.push_back(o.name + " overhead not finite");
-  }
-  if (!faults.empty()) return {.valid = false, .line = fmt::format("{}", fmt::join(faults, "; "))};
-  return {.valid = true,
-          .line = fmt::format("counters exact in {} tests; {} overheads finite", counted, overheads.size())};
-}
-
-}  // namespace epcc
+namespace ulibc::epcc {
 
 namespace {
+
+using harness::BenchKernel;
+using harness::Measurement;
+using harness::RunContext;
+using harness::RunResult;
 
 // EPCC v3: syncbench's delay, schedbench's delay and iterations per thread,
 // and both programs' repetitions.
@@ -60,13 +45,8 @@ const std::vector<int> kQuickChunks{1, 128};
 // A delay past this measures only itself, and its calibration takes seconds.
 constexpr double kMaxDelayUs = 1e5;
 
-Measurement to_measurement(const epcc::Overhead& o, double cycles_per_us) {
-  Measurement m{.name = o.name,
-                .unit = "us",
-                .better = Better::lower,
-                .value = mean(o.us),
-                .ci95 = ci95_half_width(o.us),
-                .reps = o.us};
+Measurement to_measurement(const Overhead& o, double cycles_per_us) {
+  Measurement m = harness::measurement_of(o.name, "us", harness::Better::lower, o.us, harness::Summary::mean);
   if (cycles_per_us > 0) m.also.emplace_back("cycles", m.value * cycles_per_us);
   return m;
 }
@@ -109,8 +89,8 @@ class EpccBench final : public BenchKernel {
   std::vector<int> chunks_;
   // Settled by prepare.
   bool sync_ = true, schedule_ = true;
-  epcc::Repetition rep_;
-  epcc::Schedules schedules_;
+  Repetition rep_;
+  Schedules schedules_;
   double delay_time_us_ = kSyncDelayUs, schedule_delay_time_us_ = kScheduleDelayUs;
   std::int64_t delay_length_ = 0;
   double delay_measured_us_ = 0, schedule_delay_measured_us_ = 0;
@@ -162,14 +142,14 @@ void EpccBench::prepare(const Topology& /*topo*/, int /*max_threads*/, bool quic
 
   // Calibrated once, before any team is bound, so every run delays alike.
   if (sync_) {
-    delay_length_ = epcc::calibrate_delay(delay_time_us_);
-    delay_measured_us_ = epcc::delay_time_us(delay_length_);
+    delay_length_ = calibrate_delay(delay_time_us_);
+    delay_measured_us_ = delay_time_us(delay_length_);
   }
   if (schedule_) {
-    schedules_.delay_length = epcc::calibrate_delay(schedule_delay_time_us_);
-    schedule_delay_measured_us_ = epcc::delay_time_us(schedules_.delay_length);
+    schedules_.delay_length = calibrate_delay(schedule_delay_time_us_);
+    schedule_delay_measured_us_ = delay_time_us(schedules_.delay_length);
   }
-  cycles_per_us_ = cycles_per_microsecond();  // measured now: its 20 ms sleep must not fall in a run
+  cycles_per_us_ = harness::cycles_per_microsecond();  // measured now: its 20 ms sleep must not fall in a run
 }
 
 nlohmann::ordered_json EpccBench::parameters() const {
@@ -204,20 +184,20 @@ std::vector<RunResult> EpccBench::run(const RunContext& ctx) {
 #pragma omp parallel num_threads(n)
 #pragma omp single
   team = omp_get_num_threads();
-  detail::check_openmp_team_size(n, team);
+  ulibc::detail::check_openmp_team_size(n, team);
 
-  std::vector<epcc::Overhead> overheads;
-  if (sync_) overheads = epcc::sync_overheads(ctx.map, delay_length_, rep_);
+  std::vector<Overhead> overheads;
+  if (sync_) overheads = sync_overheads(ctx.map, delay_length_, rep_);
   if (schedule_)
-    for (auto& o : epcc::schedule_overheads(n, schedules_, rep_)) overheads.push_back(std::move(o));
+    for (auto& o : schedule_overheads(n, schedules_, rep_)) overheads.push_back(std::move(o));
 
   RunResult result;
   nlohmann::ordered_json reps;
-  for (const epcc::Overhead& o : overheads) {
+  for (const Overhead& o : overheads) {
     result.measurements.push_back(to_measurement(o, cycles_per_us_));
     reps[o.name] = o.inner_reps;
   }
-  const epcc::Verdict verdict = epcc::check_overheads(overheads);
+  const Verdict verdict = check_overheads(overheads);
   result.valid = verdict.valid;
   result.check = verdict.line;
   inner_reps_[fmt::format("{}, {} thread{}", ctx.map.policy().name(), n, n == 1 ? "" : "s")] = std::move(reps);
@@ -226,6 +206,6 @@ std::vector<RunResult> EpccBench::run(const RunContext& ctx) {
 
 }  // namespace
 
-std::unique_ptr<BenchKernel> make_epcc_bench() { return std::make_unique<EpccBench>(); }
+std::unique_ptr<BenchKernel> make_bench() { return std::make_unique<EpccBench>(); }
 
-}  // namespace ulibc::harness
+}  // namespace ulibc::epcc

@@ -10,10 +10,16 @@
 #include <string>
 
 #include "epcc/epcc.hpp"
+#include "epcc/timed_loop.hpp"
 
-namespace ulibc::harness::epcc {
+namespace ulibc::epcc {
 
 namespace {
+
+using detail::measure_overhead;
+using detail::time_loop;
+using detail::TimedLoop;
+using detail::Timing;
 
 using Reps = std::int64_t;
 
@@ -71,12 +77,13 @@ TimedLoop share_reference(std::int64_t per_thread, std::int64_t len) {
 
 TimedLoop scheduled_test(int n, std::int64_t per_thread, std::int64_t len, ScheduledLoop loop, int chunk) {
   const std::int64_t iterations = per_thread * n;
-  return {.run = [=](Reps reps) {
-            std::int64_t ran = 0;
+  return {.run =
+              [=](Reps reps) {
+                std::int64_t ran = 0;
 #pragma omp parallel num_threads(n) reduction(+ : ran)
-            for (Reps j = 0; j < reps; ++j) ran += loop(iterations, len, chunk);
-            return ran;
-          },
+                for (Reps j = 0; j < reps; ++j) ran += loop(iterations, len, chunk);
+                return ran;
+              },
           .expected = [=](Reps reps) { return reps * iterations; }};
 }
 
@@ -100,4 +107,4 @@ std::vector<Overhead> schedule_overheads(int n, const Schedules& s, const Repeti
   return out;
 }
 
-}  // namespace ulibc::harness::epcc
+}  // namespace ulibc::epcc

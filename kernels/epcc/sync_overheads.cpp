@@ -9,11 +9,17 @@
 #include <omp.h>
 
 #include "epcc/epcc.hpp"
+#include "epcc/timed_loop.hpp"
 #include "ulibc/barrier.hpp"
 
-namespace ulibc::harness::epcc {
+namespace ulibc::epcc {
 
 namespace {
+
+using detail::measure_overhead;
+using detail::time_loop;
+using detail::TimedLoop;
+using detail::Timing;
 
 using Reps = std::int64_t;
 
@@ -81,18 +87,19 @@ TimedLoop parallel_test(int n, std::int64_t len) {
 // The loop has one iteration per thread; each counts its own and adds them
 // once at the end, so the count costs nothing per rep.
 TimedLoop for_test(int n, std::int64_t len) {
-  return {.run = [=](Reps reps) {
-            std::int64_t count = 0;
+  return {.run =
+              [=](Reps reps) {
+                std::int64_t count = 0;
 #pragma omp parallel num_threads(n) reduction(+ : count)
-            for (Reps j = 0; j < reps; ++j) {
+                for (Reps j = 0; j < reps; ++j) {
 #pragma omp for
-              for (int i = 0; i < n; ++i) {
-                delay(len);
-                ++count;
-              }
-            }
-            return count;
-          },
+                  for (int i = 0; i < n; ++i) {
+                    delay(len);
+                    ++count;
+                  }
+                }
+                return count;
+              },
           .expected = [=](Reps reps) { return reps * n; }};
 }
 
@@ -133,50 +140,53 @@ TimedLoop numa_barrier_test(int n, std::int64_t len, NumaBarrier& barrier) {
 
 // The single's closing barrier orders the executions: a plain counter is exact.
 TimedLoop single_test(int n, std::int64_t len) {
-  return {.run = [=](Reps reps) {
-            std::int64_t count = 0;
+  return {.run =
+              [=](Reps reps) {
+                std::int64_t count = 0;
 #pragma omp parallel num_threads(n)
-            for (Reps j = 0; j < reps; ++j) {
+                for (Reps j = 0; j < reps; ++j) {
 #pragma omp single
-              {
-                delay(len);
-                ++count;
-              }
-            }
-            return count;
-          },
+                  {
+                    delay(len);
+                    ++count;
+                  }
+                }
+                return count;
+              },
           .expected = count_reps};
 }
 
 TimedLoop critical_test(int n, std::int64_t len) {
-  return {.run = [=](Reps reps) {
-            std::int64_t count = 0;
+  return {.run =
+              [=](Reps reps) {
+                std::int64_t count = 0;
 #pragma omp parallel num_threads(n)
-            for (Reps j = 0; j < reps / n; ++j) {
+                for (Reps j = 0; j < reps / n; ++j) {
 #pragma omp critical
-              {
-                delay(len);
-                ++count;
-              }
-            }
-            return count;
-          },
+                  {
+                    delay(len);
+                    ++count;
+                  }
+                }
+                return count;
+              },
           .expected = count_reps,
           .reps_multiple = n};
 }
 
 TimedLoop lock_test(int n, std::int64_t len, OmpLock& lock) {
-  return {.run = [=, &lock](Reps reps) {
-            std::int64_t count = 0;
+  return {.run =
+              [=, &lock](Reps reps) {
+                std::int64_t count = 0;
 #pragma omp parallel num_threads(n)
-            for (Reps j = 0; j < reps / n; ++j) {
-              omp_set_lock(lock.get());
-              delay(len);
-              ++count;
-              omp_unset_lock(lock.get());
-            }
-            return count;
-          },
+                for (Reps j = 0; j < reps / n; ++j) {
+                  omp_set_lock(lock.get());
+                  delay(len);
+                  ++count;
+                  omp_unset_lock(lock.get());
+                }
+                return count;
+              },
           .expected = count_reps,
           .reps_multiple = n};
 }
@@ -184,31 +194,33 @@ TimedLoop lock_test(int n, std::int64_t len, OmpLock& lock) {
 // EPCC updates a double; an integer keeps the count exact, and its atomic
 // add is the cheaper instruction, so this is the floor of ATOMIC's cost.
 TimedLoop atomic_test(int n) {
-  return {.run = [=](Reps reps) {
-            std::int64_t count = 0;
+  return {.run =
+              [=](Reps reps) {
+                std::int64_t count = 0;
 #pragma omp parallel num_threads(n)
-            for (Reps j = 0; j < reps / n; ++j) {
+                for (Reps j = 0; j < reps / n; ++j) {
 #pragma omp atomic
-              count += 1;
-            }
-            return count;
-          },
+                  count += 1;
+                }
+                return count;
+              },
           .expected = count_reps,
           .reps_multiple = n};
 }
 
 TimedLoop reduction_test(int n, std::int64_t len) {
-  return {.run = [=](Reps reps) {
-            std::int64_t sum = 0;
-            for (Reps j = 0; j < reps; ++j) {
+  return {.run =
+              [=](Reps reps) {
+                std::int64_t sum = 0;
+                for (Reps j = 0; j < reps; ++j) {
 #pragma omp parallel num_threads(n) reduction(+ : sum)
-              {
-                delay(len);
-                sum += 1;
-              }
-            }
-            return sum;
-          },
+                  {
+                    delay(len);
+                    sum += 1;
+                  }
+                }
+                return sum;
+              },
           .expected = [=](Reps reps) { return reps * n; }};
 }
 
@@ -239,4 +251,4 @@ std::vector<Overhead> sync_overheads(const Mapping& map, std::int64_t len, const
   return out;
 }
 
-}  // namespace ulibc::harness::epcc
+}  // namespace ulibc::epcc

@@ -1,8 +1,12 @@
-// stream/stream_bench.cpp — STREAM under each placement: ordinary arrays,
+// stream/stream_bench.cpp — `ulibc bench stream`: STREAM under each placement, ordinary arrays,
 // where the first touch of a bound team decides each page's node, against
 // node-distributed arrays, where each node's part is bound to its node.
+#include "stream/stream_bench.hpp"
+
+#include <fmt/format.h>
 #include <omp.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdint>
 #include <functional>
@@ -10,24 +14,24 @@
 #include <optional>
 #include <vector>
 
-#include <CLI/CLI.hpp>
-#include <fmt/format.h>
-
 #include "harness/memory_check.hpp"
 #include "harness/process_memory.hpp"
 #include "harness/stats.hpp"
 #include "harness/timer.hpp"
 #include "stream/stream.hpp"
+#include "stream/verify.hpp"
 #include "ulibc/affinity.hpp"
 #include "ulibc/error.hpp"
 #include "ulibc/node_array.hpp"
 
-namespace ulibc::harness {
+namespace ulibc::stream {
 
 namespace {
 
-using stream::Arrays;
-using stream::Op;
+using harness::BenchKernel;
+using harness::Better;
+using harness::RunContext;
+using harness::RunResult;
 
 constexpr std::size_t kMinSize = 2'000'000;  // STREAM's old default: a floor on machines with small caches
 constexpr std::size_t kSizeGranule = 1024;
@@ -60,6 +64,8 @@ std::size_t default_size(std::uint64_t llc_bytes) {
 // The block `#pragma omp for schedule(static)` gives thread t in libgomp
 // (the first n % T threads get one element more): STREAM's own loop split,
 // so the ordinary variant touches and works on what STREAM's threads would.
+// Not ulibc::even_share, which spreads the longer shares through the team
+// (n = 10 over 4 threads: 2, 3, 2, 3 where libgomp gives 3, 3, 2, 2).
 Range static_block(std::size_t n, int thread, int threads) {
   const auto t = static_cast<std::size_t>(thread), count = static_cast<std::size_t>(threads);
   const std::size_t q = n / count, r = n % count;
@@ -84,10 +90,10 @@ HeapArray heap_array(std::size_t n) {
 // One parallel region, timed by the master around its implicit barrier, as STREAM times.
 template <class Body>
 double timed_region(int threads, const Body& body) {
-  const double start = now_seconds();
+  const double start = harness::now_seconds();
 #pragma omp parallel num_threads(threads)
   body(omp_get_thread_num());
-  return now_seconds() - start;
+  return harness::now_seconds() - start;
 }
 
 // In parallel, each thread its own share: pages of ordinary arrays land on
@@ -98,35 +104,29 @@ void first_touch(const Arrays& s, int threads, const Share& share) {
 #pragma omp parallel num_threads(threads)
   {
     if (omp_get_thread_num() == 0) team = omp_get_num_threads();
-    stream::initialise(s, share(omp_get_thread_num()));
+    initialise(s, share(omp_get_thread_num()));
   }
   ulibc::detail::check_openmp_team_size(threads, team);
-}
-
-Measurement measurement(Op op, std::vector<double> rates) {
-  Measurement m{.name = stream::op_name(op), .unit = "MB/s", .better = Better::higher};
-  m.value = best_after_first(rates, m.better);
-  m.reps = std::move(rates);
-  return m;
 }
 
 // STREAM's main loop on arrays already allocated: reps x the four
 // operations, each timed alone; then the check of every element.
 RunResult measure(std::string variant, const Arrays& s, int threads, int reps, const Share& share) {
   first_touch(s, threads, share);
-  std::vector<std::vector<double>> rates(stream::kOps.size());
+  std::vector<std::vector<double>> rates(kOps.size());
   for (int rep = 0; rep < reps; ++rep)
-    for (std::size_t k = 0; k < stream::kOps.size(); ++k) {
-      const Op op = stream::kOps[k];
-      const double seconds = timed_region(threads, [&](int t) { stream::apply(op, s, share(t)); });
-      rates[k].push_back(1e-6 * static_cast<double>(stream::bytes_per_element(op) * s.n) / seconds);
+    for (std::size_t k = 0; k < kOps.size(); ++k) {
+      const Op op = kOps[k];
+      const double seconds = timed_region(threads, [&](int t) { apply(op, s, share(t)); });
+      rates[k].push_back(1e-6 * static_cast<double>(bytes_per_element(op) * s.n) / seconds);
     }
   RunResult result{.variant = std::move(variant)};
-  for (std::size_t k = 0; k < stream::kOps.size(); ++k)
-    result.measurements.push_back(measurement(stream::kOps[k], std::move(rates[k])));
-  const stream::Check check = stream::check(s, reps);
-  result.valid = check.valid;
-  result.check = check.message;
+  for (std::size_t k = 0; k < kOps.size(); ++k)
+    result.measurements.push_back(harness::measurement_of(op_name(kOps[k]), "MB/s", Better::higher, std::move(rates[k]),
+                                                          harness::Summary::best_after_first));
+  const Check verdict = check(s, reps);
+  result.valid = verdict.valid;
+  result.check = verdict.message;
   return result;
 }
 
@@ -155,26 +155,23 @@ class StreamBench final : public BenchKernel {
     reps_ = reps_option_.value_or(quick ? kQuickReps : kDefaultReps);
     if (n_ == 0) throw input_error("--size 0: STREAM needs at least one element per array");
     if (reps_ < 2)
-      throw input_error(fmt::format("--reps {}: STREAM needs at least 2, since the first repetition is not counted",
-                                    reps_));
+      throw input_error(
+          fmt::format("--reps {}: STREAM needs at least 2, since the first repetition is not counted", reps_));
     // a grows 15-fold per repetition (a = b + q c after b = q c, c = a + b): past
     // about 260 it overflows and the check would compare infinities.
     if (reps_ > kMaxReps)
       throw input_error(fmt::format("--reps {}: at most {}, beyond which STREAM's values overflow", reps_, kMaxReps));
-    const std::uint64_t array_bytes = saturating_mul(n_, sizeof(double));
-    require_memory(saturating_mul(3, array_bytes),
-                   fmt::format("STREAM's three arrays of {} elements (3 x {})", n_,
-                               harness::format_bytes(array_bytes)));
+    const std::uint64_t array_bytes = harness::saturating_mul(n_, sizeof(double));
+    harness::require_memory(
+        harness::saturating_mul(3, array_bytes),
+        fmt::format("STREAM's three arrays of {} elements (3 x {})", n_, harness::format_bytes(array_bytes)));
   }
 
   nlohmann::ordered_json parameters() const override {
     const std::uint64_t array_bytes = n_ * sizeof(double);
-    nlohmann::ordered_json p = {{"size", n_},
-                                {"bytes_per_array", array_bytes},
-                                {"total_bytes", 3 * array_bytes},
-                                {"reps", reps_},
-                                {"arrays", arrays_},
-                                {"llc_bytes", llc_bytes_}};
+    nlohmann::ordered_json p = {
+        {"size", n_},        {"bytes_per_array", array_bytes}, {"total_bytes", 3 * array_bytes}, {"reps", reps_},
+        {"arrays", arrays_}, {"llc_bytes", llc_bytes_}};
     // null: the topology gave no caches, so the rule could not be checked.
     p["rule"] = llc_bytes_ ? nlohmann::ordered_json(array_bytes >= 4 * llc_bytes_) : nullptr;
     if (quick_size_)
@@ -222,6 +219,6 @@ class StreamBench final : public BenchKernel {
 
 }  // namespace
 
-std::unique_ptr<BenchKernel> make_stream_bench() { return std::make_unique<StreamBench>(); }
+std::unique_ptr<BenchKernel> make_bench() { return std::make_unique<StreamBench>(); }
 
-}  // namespace ulibc::harness
+}  // namespace ulibc::stream

@@ -6,14 +6,13 @@
 // team of team.threads() works on rows team.range(t), the vector elements or
 // matrix rows that NodeArrays built from the same mapping hold on its node.
 // Reductions combine per-thread partials in thread order, so a result depends
-// only on the split, never on timing.
+// only on the split, never on timing. The serial reference that checks them
+// is verify.hpp; the benchmark that times them is zblas_bench.hpp.
 #pragma once
 #include <complex>
 #include <cstddef>
-#include <memory>
 #include <vector>
 
-#include "harness/bench_kernel.hpp"
 #include "ulibc/partition.hpp"
 
 namespace ulibc::zblas {
@@ -69,11 +68,3 @@ inline void zgemv(Trans trans, std::size_t m, std::size_t n, Complex alpha, cons
 }
 
 }  // namespace ulibc::zblas
-
-namespace ulibc::harness {
-
-// `ulibc bench zblas`: the four kernels at the paper's sizes (vectors of
-// 256^2, a 256^2 x 4 matrix), operands placed by the mapping.
-std::unique_ptr<BenchKernel> make_zblas_bench();
-
-}  // namespace ulibc::harness

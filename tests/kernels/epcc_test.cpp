@@ -2,16 +2,20 @@
 // and its own check. Nothing here asserts speed: the tests share two cores
 // with others and run under sanitizers, so timings are only checked for
 // direction and, loosely, for scale.
-#include <CLI/CLI.hpp>
+#include "epcc/epcc.hpp"
+
 #include <gtest/gtest.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
 #include <vector>
 
-#include "epcc/epcc.hpp"
+#include "epcc/epcc_bench.hpp"
+#include "epcc/timed_loop.hpp"
+#include "epcc/verify.hpp"
 #include "expect_error.hpp"
 #include "harness/stats.hpp"
 #include "harness/timer.hpp"
@@ -43,7 +47,7 @@ std::vector<std::string> names_of(const RunResult& r) {
 
 // A kernel parsed from `args` and prepared in quick mode for `threads`.
 std::unique_ptr<BenchKernel> quick_kernel(const Topology& topo, const std::string& args = "", int threads = 2) {
-  auto kernel = make_epcc_bench();
+  auto kernel = epcc::make_bench();
   CLI::App app;
   kernel->add_options(app);
   app.parse(args, false);
@@ -94,14 +98,16 @@ TEST(EpccDelay, TinyTargetsGiveTheShortestDelay) { EXPECT_EQ(epcc::calibrate_del
 
 TEST(EpccTiming, InnerRepsDoubleFromTheMultipleUpToTheCap) {
   int passes = 0;
-  const epcc::TimedLoop empty{.run = [&](std::int64_t reps) {
-                                ++passes;
-                                return reps;
-                              },
-                              .expected = [](std::int64_t reps) { return reps; },
-                              .reps_multiple = 3};
+  const epcc::detail::TimedLoop empty{.run =
+                                          [&](std::int64_t reps) {
+                                            ++passes;
+                                            return reps;
+                                          },
+                                      .expected = [](std::int64_t reps) { return reps; },
+                                      .reps_multiple = 3};
   // An empty loop never reaches a day's target: only the cap stops the doubling.
-  const epcc::Timing t = epcc::time_loop(empty, {.outer_reps = 4, .test_time_us = 86400e6, .max_inner_reps = 3 << 10});
+  const epcc::detail::Timing t =
+      epcc::detail::time_loop(empty, {.outer_reps = 4, .test_time_us = 86400e6, .max_inner_reps = 3 << 10});
   EXPECT_EQ(t.inner_reps, 3 << 10);
   EXPECT_EQ(t.us_per_rep.size(), 4u);
   EXPECT_EQ(passes, 11 + 4);  // 3·2^0 … 3·2^10, then the outer reps
@@ -110,12 +116,13 @@ TEST(EpccTiming, InnerRepsDoubleFromTheMultipleUpToTheCap) {
 }
 
 TEST(EpccTiming, OverheadIsEachPassAgainstTheReferenceMean) {
-  const epcc::TimedLoop slow{.run = [](std::int64_t reps) {
+  const epcc::detail::TimedLoop slow{.run = [](std::int64_t reps) {
     epcc::delay(reps * 2000);
     return std::int64_t{0};
   }};
-  const epcc::Timing reference{.inner_reps = 1, .us_per_rep = {1e-3, 3e-3}};
-  const epcc::Overhead o = epcc::measure_overhead("SLOW", slow, reference, {.outer_reps = 3, .test_time_us = 50});
+  const epcc::detail::Timing reference{.inner_reps = 1, .us_per_rep = {1e-3, 3e-3}};
+  const epcc::Overhead o =
+      epcc::detail::measure_overhead("SLOW", slow, reference, {.outer_reps = 3, .test_time_us = 50});
   EXPECT_EQ(o.name, "SLOW");
   EXPECT_DOUBLE_EQ(o.reference_us, 2e-3);
   EXPECT_EQ(o.us.size(), 3u);
@@ -201,9 +208,11 @@ TEST(EpccBench, TwoThreadsBoundByScatter) {
   const Topology topo = Topology::load();
   const Mapping map = Mapping::build(topo, Policy(PolicyKind::scatter), 2);
   auto kernel = quick_kernel(topo);
-  const TeamBinding binding = bind_openmp_team(map);
-  const auto results = kernel->run({.topo = topo, .map = map, .bound = binding.bound});
-  restore_openmp_team(2);
+  std::vector<RunResult> results;
+  {
+    const ScopedOpenMPTeam team(map);
+    results = kernel->run({.topo = topo, .map = map, .bound = team.bound()});
+  }
   ASSERT_EQ(results.size(), 1u);
   std::vector<std::string> expected = sync_names();
   for (const auto& name : schedule_names({1, 128})) expected.push_back(name);

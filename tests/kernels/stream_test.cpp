@@ -1,8 +1,10 @@
 // stream_test.cpp — STREAM's operations, its check, its options and a run of
 // each variant. Behaviour only: the figures themselves are never asserted.
-#include <CLI/CLI.hpp>
+#include "stream/stream.hpp"
+
 #include <gtest/gtest.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -15,12 +17,13 @@
 #include "expect_error.hpp"
 #include "fake_sysfs.hpp"
 #include "harness/stats.hpp"
-#include "stream/stream.hpp"
+#include "stream/stream_bench.hpp"
+#include "stream/verify.hpp"
 #include "ulibc/affinity.hpp"
 
 namespace {
 
-namespace stream = ulibc::harness::stream;
+namespace stream = ulibc::stream;
 using stream::Op;
 using ulibc::testing::expect_input_error;
 using ulibc::testing::FakeMachine;
@@ -34,7 +37,7 @@ struct SmallArrays {
 
 // A kernel whose options were parsed from `args`.
 std::unique_ptr<ulibc::harness::BenchKernel> kernel_with(const std::string& args) {
-  auto kernel = ulibc::harness::make_stream_bench();
+  auto kernel = stream::make_bench();
   CLI::App app;
   kernel->add_options(app);
   app.parse(args);
@@ -304,22 +307,10 @@ TEST(StreamBench, RunUnderPolicyNoneMeasuresMallocArraysOnly) {
   for (const auto& r : results) expect_well_formed(r, 1 << 18, 3);  // --quick
 }
 
-// Binds an OpenMP team to a mapping for the test's lifetime, as the sweep does.
-class BoundTeam {
- public:
-  explicit BoundTeam(const ulibc::Mapping& map) : threads_(map.size()), binding_(ulibc::bind_openmp_team(map)) {}
-  ~BoundTeam() { ulibc::restore_openmp_team(threads_); }
-  bool bound() const { return binding_.bound; }
-
- private:
-  int threads_;
-  ulibc::TeamBinding binding_;
-};
-
 TEST(StreamBench, RunUnderScatterMeasuresOrdinaryAndNodeArrays) {
   const ulibc::Topology topo = ulibc::Topology::load();
   const ulibc::Mapping map = ulibc::Mapping::build(topo, ulibc::Policy(ulibc::PolicyKind::scatter), 2);
-  const BoundTeam team(map);
+  const ulibc::ScopedOpenMPTeam team(map);  // bound for the test, as the sweep binds it
   for (const auto& [arrays, expected] : {std::pair{"both", std::vector<std::string>{"ordinary", "node"}},
                                          std::pair{"ordinary", std::vector<std::string>{"ordinary"}},
                                          std::pair{"node", std::vector<std::string>{"node"}}}) {

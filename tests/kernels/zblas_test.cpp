@@ -1,4 +1,4 @@
-// zblas: the parallel kernels against OpenBLAS through CBLAS (and the serial
+// zblas_test.cpp — the parallel kernels against OpenBLAS through CBLAS (and the serial
 // reference against both) on random inputs of awkward sizes and thread
 // counts, on adversarial ones (huge, tiny, zero, NaN, Inf) and on BLAS's
 // special cases; then the bench kernel on a bound and an unbound team.
@@ -11,11 +11,13 @@
 // (NaN, Inf of the same sign, finite) as OpenBLAS, part by part, except for
 // an Inf in zdotc, where OpenBLAS 0.3.21 departs from netlib (see
 // InfPropagatesLikeNetlib) and netlib's answer is the one asked for.
+#include "zblas/zblas.hpp"
+
 #include <cblas.h>
-#include <CLI/CLI.hpp>
 #include <gtest/gtest.h>
 #include <omp.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
@@ -30,8 +32,8 @@
 #include "ulibc/affinity.hpp"
 #include "ulibc/mapping.hpp"
 #include "ulibc/topology.hpp"
-#include "zblas/zblas.hpp"
-#include "zblas/zblas_reference.hpp"
+#include "zblas/verify.hpp"
+#include "zblas/zblas_bench.hpp"
 
 namespace {
 
@@ -111,7 +113,8 @@ void expect_same_class(Complex got, Complex want, const std::string& what) {
 }
 void expect_same_classes(const std::vector<Complex>& got, const std::vector<Complex>& want, const std::string& what) {
   ASSERT_EQ(got.size(), want.size());
-  for (std::size_t i = 0; i < got.size(); ++i) expect_same_class(got[i], want[i], what + " [" + std::to_string(i) + "]");
+  for (std::size_t i = 0; i < got.size(); ++i)
+    expect_same_class(got[i], want[i], what + " [" + std::to_string(i) + "]");
 }
 
 bool same_bits(const std::vector<Complex>& a, const std::vector<Complex>& b) {
@@ -353,8 +356,8 @@ TEST(ZblasDznrm2, NaNWinsThenInfAsInLapack310) {
     for (const auto& [i, z] : c.entries) x[i] = z;
     const double openblas = blas_dznrm2(n, x.data());
     const double ref = reference::dznrm2(n, x.data());
-    for (double got : {zblas::dznrm2(n, x.data(), 1), zblas::dznrm2(n, x.data(), 2), zblas::dznrm2(n, x.data(), 3),
-                       openblas, ref}) {
+    for (double got :
+         {zblas::dznrm2(n, x.data(), 1), zblas::dznrm2(n, x.data(), 2), zblas::dznrm2(n, x.data(), 3), openblas, ref}) {
       if (std::isnan(c.want))
         EXPECT_TRUE(std::isnan(got)) << c.name << ": got " << got;
       else
@@ -401,7 +404,8 @@ TEST(ZblasZdotc, InfPropagatesLikeNetlib) {
         auto x = random_vector(n, 18), y = random_vector(n, 19);
         (in_x ? x : y)[at] = bad;
         const Complex xk = x[at], yk = y[at];
-        const Complex want(xk.real() * yk.real() + xk.imag() * yk.imag(), xk.real() * yk.imag() - xk.imag() * yk.real());
+        const Complex want(xk.real() * yk.real() + xk.imag() * yk.imag(),
+                           xk.real() * yk.imag() - xk.imag() * yk.real());
         ASSERT_TRUE(std::isinf(want.real()) && std::isinf(want.imag()));
         const std::string what = "Inf at " + std::to_string(at) + (in_x ? " of x" : " of y");
         for (int threads : {1, 2, 3}) expect_same_class(zblas::zdotc(n, x.data(), y.data(), threads), want, what);
@@ -538,7 +542,58 @@ TEST(ZblasZgemv, NaNAndInfInAAndXPropagateLikeOpenBLAS) {
 TEST(ZblasZgemv, RejectsLdaBelowM) {
   std::vector<Complex> a(100), x(10), y(10);
   ulibc::testing::expect_input_error(
-      [&] { zblas::zgemv(Trans::none, 10, 5, {1, 0}, a.data(), 9, x.data(), {0, 0}, y.data(), 1); }, "lda 9");
+      [&] {
+        zblas::zgemv(Trans::none, 10, 5, {1, 0}, a.data(), 9, x.data(), {0, 0}, y.data(), 1);
+      },
+      "lda 9");
+}
+
+// ------------------------------------------------------------ the verifier
+
+TEST(ZblasVerify, TheKernelsResultsErrOnlyByRounding) {
+  const std::size_t n = 1001, cols = 3;
+  const Complex alpha(0.75, -0.5), beta(0.5, 0.25);
+  const auto x = random_vector(n, 11), y0 = random_vector(n, 12);
+  const double tol = 1e-12 * std::sqrt(static_cast<double>(n));
+  EXPECT_LE(zblas::dznrm2_error(n, x.data(), zblas::dznrm2(n, x.data(), 3)), tol);
+  EXPECT_LE(zblas::zdotc_error(n, x.data(), y0.data(), zblas::zdotc(n, x.data(), y0.data(), 3)), tol);
+  auto y = y0;
+  zblas::zaxpy(n, alpha, x.data(), y.data(), 3);
+  EXPECT_LE(zblas::zaxpy_error(n, alpha, x.data(), y0.data(), y.data()), tol);
+  const Matrix a(n, cols, n, 13);
+  for (Trans t : kAllTrans) {
+    const auto gx = random_vector(lenx(t, n, cols), 14), gy0 = random_vector(leny(t, n, cols), 15);
+    auto gy = gy0;
+    zblas::zgemv(t, n, cols, alpha, a.data.data(), a.lda, gx.data(), beta, gy.data(), 3);
+    EXPECT_LE(zblas::zgemv_error(t, n, cols, alpha, a.data.data(), a.lda, gx.data(), beta, gy0.data(), gy.data()), tol)
+        << name_of(t);
+  }
+}
+
+TEST(ZblasVerify, AWrongEntryIsCaughtAndItsKernelNamed) {
+  const std::size_t n = 1000;
+  const Complex alpha(0.75, -0.5);
+  const auto x = random_vector(n, 16), y0 = random_vector(n, 17);
+  auto y = y0;
+  zblas::zaxpy(n, alpha, x.data(), y.data());
+  y[n / 2] += Complex(1e-6, 0);
+  const double error = zblas::zaxpy_error(n, alpha, x.data(), y0.data(), y.data());
+  EXPECT_GT(error, 1e-12 * std::sqrt(static_cast<double>(n)));
+  const zblas::KernelError errors[] = {{"zdotc", 1e-16}, {"zaxpy", error}, {"dznrm2", 0}};
+  const zblas::Check check = zblas::check(errors, n);
+  EXPECT_FALSE(check.valid);
+  EXPECT_NE(check.message.find("(zaxpy)"), std::string::npos) << check.message;
+}
+
+TEST(ZblasVerify, NaNIsTheWorstErrorOfAll) {
+  const zblas::KernelError errors[] = {{"zgemv", 1e-3}, {"zdotc", kNaN}};
+  const zblas::Check nan = zblas::check(errors, 100);
+  EXPECT_FALSE(nan.valid);
+  EXPECT_EQ(nan.message, "worst relative error nan (zdotc), tolerance 1e-11");
+  const zblas::KernelError fine[] = {{"zgemv", 1e-16}};
+  const zblas::Check good = zblas::check(fine, 100);
+  EXPECT_TRUE(good.valid);
+  EXPECT_EQ(good.message, "worst relative error 1e-16 (zgemv), tolerance 1e-11");
 }
 
 // ------------------------------------------------------------ the bench
@@ -551,7 +606,7 @@ class ZblasBenchTest : public ::testing::Test {
   }
   // The kernel with `args` parsed as its command line and prepared.
   static std::unique_ptr<ulibc::harness::BenchKernel> kernel(const std::string& args, bool quick) {
-    auto k = ulibc::harness::make_zblas_bench();
+    auto k = zblas::make_bench();
     CLI::App app;
     k->add_options(app);
     app.parse(args);
@@ -603,9 +658,11 @@ TEST_F(ZblasBenchTest, RunsUnderPolicyNoneOnOneThread) {
 TEST_F(ZblasBenchTest, RunsUnderScatterOnTwoBoundThreads) {
   const auto k = kernel("", true);
   const auto map = ulibc::Mapping::build(topo(), ulibc::Policy(ulibc::PolicyKind::scatter), 2);
-  const ulibc::TeamBinding binding = ulibc::bind_openmp_team(map);
-  const auto results = k->run({.topo = topo(), .map = map, .bound = binding.bound});
-  ulibc::restore_openmp_team(2);
+  std::vector<ulibc::harness::RunResult> results;
+  {
+    const ulibc::ScopedOpenMPTeam team(map);
+    results = k->run({.topo = topo(), .map = map, .bound = team.bound()});
+  }
   expect_valid_run(results, 5);
 }
 
