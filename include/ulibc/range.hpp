@@ -30,4 +30,16 @@ IndexRange<Index> even_share(IndexRange<Index> r, std::size_t index, std::size_t
           static_cast<Index>(r.begin + static_cast<Index>(n * (index + 1) / count))};
 }
 
+// Share `index` of `count` as OpenMP's schedule(static) without a chunk
+// size deals r out in libgomp: the first r.size() % count shares are one
+// longer (10 over 4: 3, 3, 2, 2, where even_share gives 2, 3, 2, 3). A
+// loop that must first-touch exactly what a `#pragma omp for` will later
+// work on takes its shares from here.
+template <std::integral Index>
+IndexRange<Index> static_schedule_share(IndexRange<Index> r, std::size_t index, std::size_t count) {
+  const std::size_t n = r.size(), base = n / count, extra = n % count;
+  const std::size_t begin = index * base + (index < extra ? index : extra);
+  return {static_cast<Index>(r.begin + begin), static_cast<Index>(r.begin + begin + base + (index < extra ? 1 : 0))};
+}
+
 }  // namespace ulibc

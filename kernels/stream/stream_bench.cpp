@@ -61,18 +61,6 @@ std::size_t default_size(std::uint64_t llc_bytes) {
   return (n + kSizeGranule - 1) / kSizeGranule * kSizeGranule;
 }
 
-// The block `#pragma omp for schedule(static)` gives thread t in libgomp
-// (the first n % T threads get one element more): STREAM's own loop split,
-// so the ordinary variant touches and works on what STREAM's threads would.
-// Not ulibc::even_share, which spreads the longer shares through the team
-// (n = 10 over 4 threads: 2, 3, 2, 3 where libgomp gives 3, 3, 2, 2).
-Range static_block(std::size_t n, int thread, int threads) {
-  const auto t = static_cast<std::size_t>(thread), count = static_cast<std::size_t>(threads);
-  const std::size_t q = n / count, r = n % count;
-  const std::size_t begin = t * q + std::min(t, r);
-  return {begin, begin + q + (t < r ? 1 : 0)};
-}
-
 // A thread's share of the arrays: where it first touches and where it works.
 using Share = std::function<Range(int thread)>;
 
@@ -197,7 +185,11 @@ class StreamBench final : public BenchKernel {
   RunResult run_ordinary(const std::string& variant, int threads) const {
     const HeapArray a = heap_array(n_), b = heap_array(n_), c = heap_array(n_);
     return measure(variant, {a.get(), b.get(), c.get(), n_}, threads, reps_,
-                   [&](int t) { return static_block(n_, t, threads); });
+                   [&](int t) {
+                     // STREAM's own loop split, so that each thread touches and works on what STREAM's would.
+                     return static_schedule_share(Range{0, n_}, static_cast<std::size_t>(t),
+                                                  static_cast<std::size_t>(threads));
+                   });
   }
 
   // The paper's Fig. 6: each node's part bound to its node, each thread on

@@ -52,11 +52,7 @@ Team::Team(std::size_t n, int threads) : n_(n) {
   if (threads == 0) threads = omp_get_max_threads();
   if (threads < 1) throw input_error("zblas: a team needs at least one thread, got " + std::to_string(threads));
   const auto count = static_cast<std::size_t>(threads);
-  const std::size_t base = n / count, extra = n % count;  // the first `extra` threads get one more
-  for (std::size_t t = 0; t < count; ++t) {
-    const std::size_t begin = t * base + std::min(t, extra);
-    ranges_.push_back({begin, begin + base + (t < extra ? 1 : 0)});
-  }
+  for (std::size_t t = 0; t < count; ++t) ranges_.push_back(static_schedule_share(Range{0, n}, t, count));
 }
 
 namespace {

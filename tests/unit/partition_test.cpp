@@ -178,4 +178,36 @@ TEST(NodePartition, DefaultIsEmpty) {
   expect_input_error([&] { part.thread_range(0); }, "thread 0 is outside 0..-1");
 }
 
+// Both splits cover the range in order with shares that differ by at most one;
+// they differ in where the longer shares go.
+TEST(Range, EvenAndStaticScheduleSharesCoverInOrder) {
+  for (std::size_t n : {0, 1, 7, 10, 1000, 1001}) {
+    for (std::size_t count : {1, 2, 3, 4, 7}) {
+      const ulibc::Range r{5, 5 + n};
+      for (const auto& share : {ulibc::even_share<std::size_t>, ulibc::static_schedule_share<std::size_t>}) {
+        std::size_t next = r.begin, shortest = n, longest = 0;
+        for (std::size_t i = 0; i < count; ++i) {
+          const ulibc::Range s = share(r, i, count);
+          EXPECT_EQ(s.begin, next) << "n " << n << ", share " << i << " of " << count;
+          next = s.end;
+          shortest = std::min(shortest, s.size());
+          longest = std::max(longest, s.size());
+        }
+        EXPECT_EQ(next, r.end);
+        EXPECT_LE(longest - shortest, 1u);
+      }
+    }
+  }
+}
+
+TEST(Range, StaticScheduleShareGivesTheFirstThreadsTheLongerShares) {
+  // libgomp's schedule(static): 10 over 4 is 3, 3, 2, 2; even_share spreads them: 2, 3, 2, 3.
+  const ulibc::Range r{0, 10};
+  const std::vector<std::size_t> libgomp = {3, 3, 2, 2}, even = {2, 3, 2, 3};
+  for (std::size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(ulibc::static_schedule_share(r, i, 4).size(), libgomp[i]);
+    EXPECT_EQ(ulibc::even_share(r, i, 4).size(), even[i]);
+  }
+}
+
 }  // namespace
