@@ -72,6 +72,12 @@ void check_sources(std::span<const Vertex> sources, Vertex n) {
 
 }  // namespace
 
+double ManyQueryResult::teps() const {
+  double arcs = 0;
+  for (const QueryRecord& q : queries) arcs += static_cast<double>(q.reach.arcs);
+  return seconds > 0 ? arcs / seconds : 0;
+}
+
 ManyQueryResult run_many_queries(const graph::WeightedGraph& g, std::span<const Vertex> sources, const Topology& topo,
                                  const Mapping& map, const ManyQueryOptions& options) {
   check_sources(sources, g.vertices());
