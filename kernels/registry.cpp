@@ -16,7 +16,7 @@ std::vector<std::unique_ptr<BenchKernel>> all_kernels() {
   kernels.push_back(make_zblas_bench());
   kernels.push_back(bfs::make_bench());
   kernels.push_back(simpath::make_bench());
-  kernels.push_back(make_sssp_bench());
+  kernels.push_back(sssp::make_bench());
   return kernels;
 }
 
