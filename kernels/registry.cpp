@@ -1,5 +1,5 @@
 // registry.cpp — the kernels `ulibc bench` and `ulibc tune` know.
-#include "bfs/graph500.hpp"
+#include "bfs/bfs_bench.hpp"
 #include "epcc/epcc_bench.hpp"
 #include "harness/bench_kernel.hpp"
 #include "simpath/simpath_bench.hpp"
@@ -14,9 +14,9 @@ std::vector<std::unique_ptr<BenchKernel>> all_kernels() {
   kernels.push_back(stream::make_bench());
   kernels.push_back(epcc::make_bench());
   kernels.push_back(zblas::make_bench());
-  kernels.push_back(make_bfs_bench());
+  kernels.push_back(bfs::make_bench());
   kernels.push_back(simpath::make_bench());
-  kernels.push_back(make_sssp_bench());
+  kernels.push_back(sssp::make_bench());
   return kernels;
 }
 

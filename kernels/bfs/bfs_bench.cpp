@@ -3,12 +3,14 @@
 // prepare() makes the graph once (Graph500's kernel 1: generation or reading,
 // then the CSR build) and draws the search keys; each run builds its kernel
 // for the run's team and placement, then times and validates every search.
+#include "bfs/bfs_bench.hpp"
+
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <filesystem>
 #include <optional>
-
-#include <CLI/CLI.hpp>
-#include <fmt/format.h>
 
 #include "bfs/graph500.hpp"
 #include "graph/builder.hpp"
@@ -21,13 +23,19 @@
 #include "ulibc/error.hpp"
 #include "ulibc/memory.hpp"
 
-namespace ulibc::harness {
+namespace ulibc::bfs {
 
 namespace {
 
-using bfs::Direction;
-using bfs::SearchRecord;
-using bfs::Vertex;
+using harness::BenchKernel;
+using harness::Better;
+using harness::Measurement;
+using harness::require_memory;
+using harness::RunContext;
+using harness::RunResult;
+using harness::saturating_mul;
+using harness::Summary;
+using harness::Timer;
 
 constexpr int kDefaultScale = 16;
 constexpr int kQuickScale = 10;
@@ -72,26 +80,18 @@ bool is_text_name(const std::string& path) {
   return ext == ".el" || ext == ".txt" || ext == ".tsv";
 }
 
+// Graph500's rule: TEPS are rates, summarised by their harmonic mean (none
+// when a search found no edges); times by their mean.
 Measurement gteps_measurement(const std::vector<SearchRecord>& searches) {
-  Measurement m{.name = "GTEPS", .unit = "GTEPS", .better = Better::higher};
-  std::vector<double> reciprocals;
-  for (const SearchRecord& r : searches) {
-    m.reps.push_back(r.teps() * 1e-9);
-    if (m.reps.back() > 0) reciprocals.push_back(1 / m.reps.back());
-  }
-  if (reciprocals.size() != m.reps.size() || m.reps.empty()) return m;  // a search without edges: no rate
-  m.value = bfs::harmonic_mean(m.reps).mean;
-  // The interval of the mean of the reciprocals, carried through 1/x.
-  m.ci95 = ci95_half_width(reciprocals) * m.value * m.value;
-  return m;
+  std::vector<double> reps;
+  for (const SearchRecord& r : searches) reps.push_back(r.teps() * 1e-9);
+  return harness::measurement_of("GTEPS", "GTEPS", Better::higher, std::move(reps), Summary::harmonic_mean);
 }
 
 Measurement time_measurement(const std::vector<SearchRecord>& searches) {
-  Measurement m{.name = "time", .unit = "ms", .better = Better::lower};
-  for (const SearchRecord& r : searches) m.reps.push_back(r.seconds * 1e3);
-  m.value = mean(m.reps);
-  m.ci95 = ci95_half_width(m.reps);
-  return m;
+  std::vector<double> reps;
+  for (const SearchRecord& r : searches) reps.push_back(r.seconds * 1e3);
+  return harness::measurement_of("time", "ms", Better::lower, std::move(reps), Summary::mean);
 }
 
 nlohmann::ordered_json searches_json(const std::vector<SearchRecord>& searches) {
@@ -124,8 +124,8 @@ class BfsBench final : public BenchKernel {
   }
 
   void add_options(CLI::App& app) override {
-    app.add_option("--scale", scale_option_, fmt::format("Kronecker graph of 2^SCALE vertices (default {})",
-                                                         kDefaultScale));
+    app.add_option("--scale", scale_option_,
+                   fmt::format("Kronecker graph of 2^SCALE vertices (default {})", kDefaultScale));
     app.add_option("--edgefactor", edgefactor_, "Kronecker edge tuples per vertex")->capture_default_str();
     app.add_option("--seed", seed_, "Seed of the generator and of the search keys")->capture_default_str();
     app.add_option("--file", file_, "Search this edge list instead (text 'u v' lines or ULIBC binary)")
@@ -135,8 +135,8 @@ class BfsBench final : public BenchKernel {
     app.add_option("--root", root_option_, "Search from these vertices instead of drawn keys")
         ->delimiter(',')
         ->type_name("LIST");
-    app.add_option("--variants", variant_names_, "Kernels: do (direction-optimizing), numa (the same, "
-                                                 "NUMA-partitioned), top-down, bottom-up")
+    app.add_option("--variants", variant_names_,
+                   "Kernels: do (direction-optimizing), numa (the same, NUMA-partitioned), top-down, bottom-up")
         ->delimiter(',')
         ->type_name("LIST")
         ->capture_default_str();
@@ -154,18 +154,18 @@ class BfsBench final : public BenchKernel {
     const bool numa = std::any_of(variants_.begin(), variants_.end(), [](const Variant* v) { return v->numa; });
     Timer generation;
     if (file_.empty()) {
-      require_memory(estimated_bytes(std::uint64_t{1} << kron_.scale, (std::uint64_t{1} << kron_.scale) * kron_.edgefactor,
-                                     numa),
-                     fmt::format("a Kronecker graph of SCALE {} and edgefactor {} and its kernels", kron_.scale,
-                                 kron_.edgefactor));
+      require_memory(
+          estimated_bytes(std::uint64_t{1} << kron_.scale, (std::uint64_t{1} << kron_.scale) * kron_.edgefactor, numa),
+          fmt::format("a Kronecker graph of SCALE {} and edgefactor {} and its kernels", kron_.scale,
+                      kron_.edgefactor));
       input_ = graph::kronecker(kron_, max_threads);
     } else {
       // Reading holds the file and its tuples (at most 2 bytes of tuple per byte of text).
       require_memory(saturating_mul(std::filesystem::file_size(file_), 3), "reading " + file_);
       input_ = graph::read_edges(file_);
-      require_memory(estimated_bytes(input_.vertices, input_.edges.size(), numa),
-                     fmt::format("{} ({} vertices, {} edges) and its kernels", file_, input_.vertices,
-                                 input_.edges.size()));
+      require_memory(
+          estimated_bytes(input_.vertices, input_.edges.size(), numa),
+          fmt::format("{} ({} vertices, {} edges) and its kernels", file_, input_.vertices, input_.edges.size()));
     }
     generation_seconds_ = generation.seconds();
     Timer construction;
@@ -173,8 +173,10 @@ class BfsBench final : public BenchKernel {
     construction_seconds_ = construction.seconds();
     settle_roots();
     if (!write_graph_.empty()) {
-      if (is_text_name(write_graph_)) graph::write_text_edges(input_, write_graph_);
-      else graph::write_binary_edges(input_, write_graph_);
+      if (is_text_name(write_graph_))
+        graph::write_text_edges(input_, write_graph_);
+      else
+        graph::write_binary_edges(input_, write_graph_);
     }
   }
 
@@ -182,9 +184,11 @@ class BfsBench final : public BenchKernel {
     std::vector<std::string> names;
     for (const Variant* v : variants_) names.emplace_back(v->name);
     nlohmann::ordered_json p;
-    if (file_.empty()) p.update({{"graph", "kronecker"}, {"scale", kron_.scale}, {"edgefactor", kron_.edgefactor},
-                                 {"seed", kron_.seed}});
-    else p.update({{"graph", file_}});
+    if (file_.empty())
+      p.update(
+          {{"graph", "kronecker"}, {"scale", kron_.scale}, {"edgefactor", kron_.edgefactor}, {"seed", kron_.seed}});
+    else
+      p.update({{"graph", file_}});
     p.update({{"vertices", input_.vertices},
               {"input_edges", input_.edges.size()},
               {"arcs", graph_.arcs()},
@@ -215,15 +219,14 @@ class BfsBench final : public BenchKernel {
 
  private:
   void check_options(bool quick) {
-    if (!file_.empty() && scale_option_)
-      throw input_error("--file and --scale both name a graph: give one of them");
+    if (!file_.empty() && scale_option_) throw input_error("--file and --scale both name a graph: give one of them");
     if (!file_.empty() && !std::filesystem::is_regular_file(file_))
       throw input_error(fmt::format("--file {}: no such file", file_));
     quick_scale_ = quick && file_.empty() && !scale_option_;
-    kron_ = {.scale = scale_option_.value_or(quick ? kQuickScale : kDefaultScale), .edgefactor = edgefactor_,
-             .seed = seed_};
+    kron_ = {
+        .scale = scale_option_.value_or(quick ? kQuickScale : kDefaultScale), .edgefactor = edgefactor_, .seed = seed_};
     if (file_.empty()) graph::check(kron_);
-    if (quick && roots_count_ == bfs::kGraph500Roots) roots_count_ = kQuickRoots;
+    if (quick && roots_count_ == kGraph500Roots) roots_count_ = kQuickRoots;
     if (roots_count_ < 1) throw input_error(fmt::format("--roots {}: at least one search is needed", roots_count_));
     if (!(params_.alpha > 0) || !(params_.beta > 0))
       throw input_error(fmt::format("--alpha {} --beta {}: both must be positive", params_.alpha, params_.beta));
@@ -238,7 +241,7 @@ class BfsBench final : public BenchKernel {
   // The search keys: the user's, each checked, or Graph500's random draw.
   void settle_roots() {
     if (root_option_.empty()) {
-      roots_ = bfs::choose_roots(graph_, roots_count_, kron_.seed);
+      roots_ = choose_roots(graph_, roots_count_, kron_.seed);
       if (roots_.empty()) throw input_error("the graph has no edges: there is nothing to search");
       return;
     }
@@ -246,25 +249,25 @@ class BfsBench final : public BenchKernel {
       if (r < 0 || r >= graph_.vertices())
         throw input_error(fmt::format("--root {}: not a vertex of the graph (0..{})", r, graph_.vertices() - 1));
       if (graph_.degree(static_cast<Vertex>(r)) == 0)
-        throw input_error(fmt::format("--root {}: the vertex has no edges (Graph500 searches from vertices with at "
-                                      "least one)", r));
+        throw input_error(
+            fmt::format("--root {}: the vertex has no edges (Graph500 searches from vertices with at least one)", r));
     }
     roots_.assign(root_option_.begin(), root_option_.end());
   }
 
   RunResult run_variant(const Variant& v, const RunContext& ctx) const {
     Timer setup;
-    bfs::Bfs kernel = v.numa ? bfs::Bfs(graph_, ctx.topo, ctx.map) : bfs::Bfs(graph_, ctx.threads());
+    Bfs kernel = v.numa ? Bfs(graph_, ctx.topo, ctx.map) : Bfs(graph_, ctx.threads());
     const double setup_seconds = setup.seconds();
-    bfs::Params params = params_;
+    Params params = params_;
     params.direction = v.direction;
-    const std::vector<SearchRecord> searches = bfs::run_searches(kernel, input_, roots_, params);
+    const std::vector<SearchRecord> searches = run_searches(kernel, input_, roots_, params);
 
     RunResult r{.variant = v.name};
     r.measurements = {gteps_measurement(searches), time_measurement(searches)};
     r.valid = std::all_of(searches.begin(), searches.end(), [](const SearchRecord& s) { return s.valid; });
     r.check = check_line(searches);
-    r.report = bfs::graph500_output(report_header(v, setup_seconds), searches);
+    r.report = graph500_output(report_header(v, setup_seconds), searches);
     const std::size_t bytes = graph_.bytes() + kernel.bytes();
     r.details = {{"kernel_setup_seconds", setup_seconds},
                  {"kernel_bytes", kernel.bytes()},
@@ -275,9 +278,12 @@ class BfsBench final : public BenchKernel {
 
   std::vector<std::pair<std::string, std::string>> report_header(const Variant& v, double setup_seconds) const {
     std::vector<std::pair<std::string, std::string>> h;
-    if (file_.empty()) h = {{"SCALE", std::to_string(kron_.scale)}, {"edgefactor", std::to_string(kron_.edgefactor)}};
-    else h = {{"graph", file_}, {"vertices", std::to_string(input_.vertices)},
-              {"input_edges", std::to_string(input_.edges.size())}};
+    if (file_.empty())
+      h = {{"SCALE", std::to_string(kron_.scale)}, {"edgefactor", std::to_string(kron_.edgefactor)}};
+    else
+      h = {{"graph", file_},
+           {"vertices", std::to_string(input_.vertices)},
+           {"input_edges", std::to_string(input_.edges.size())}};
     h.insert(h.end(), {{"kernel", v.name},
                        {"graph_generation", fmt::format("{:.6e}", generation_seconds_)},
                        {"num_mpi_processes", "1"},
@@ -289,10 +295,10 @@ class BfsBench final : public BenchKernel {
   int edgefactor_ = 16;
   std::uint64_t seed_ = kDefaultSeed;
   std::string file_;
-  int roots_count_ = bfs::kGraph500Roots;
+  int roots_count_ = kGraph500Roots;
   std::vector<std::int64_t> root_option_;
   std::vector<std::string> variant_names_ = {"do", "numa"};
-  bfs::Params params_;
+  Params params_;
   std::string write_graph_;
 
   bool quick_scale_ = false;
@@ -308,6 +314,6 @@ class BfsBench final : public BenchKernel {
 
 }  // namespace
 
-std::unique_ptr<BenchKernel> make_bfs_bench() { return std::make_unique<BfsBench>(); }
+std::unique_ptr<BenchKernel> make_bench() { return std::make_unique<BfsBench>(); }
 
-}  // namespace ulibc::harness
+}  // namespace ulibc::bfs

@@ -1,15 +1,15 @@
 // bfs/graph500.cpp — the Graph500 procedure and its statistics.
 #include "bfs/graph500.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <random>
 #include <unordered_set>
 
-#include <fmt/format.h>
-
-#include "bfs/validate.hpp"
+#include "bfs/verify.hpp"
 #include "harness/timer.hpp"
 #include "ulibc/error.hpp"
 
@@ -98,8 +98,10 @@ namespace {
 
 void add_block(std::string& out, const std::string& what, const std::vector<double>& xs) {
   const Statistics s = statistics(xs);
-  const std::pair<const char*, double> lines[] = {{"min", s.min},       {"firstquartile", s.first_quartile},
-                                                  {"median", s.median}, {"thirdquartile", s.third_quartile},
+  const std::pair<const char*, double> lines[] = {{"min", s.min},
+                                                  {"firstquartile", s.first_quartile},
+                                                  {"median", s.median},
+                                                  {"thirdquartile", s.third_quartile},
                                                   {"max", s.max}};
   for (const auto& [name, value] : lines) out += fmt::format("{}_{}: {:.6e}\n", name, what, value);
   if (what != "TEPS") out += fmt::format("mean_{}: {:.6e}\nstddev_{}: {:.6e}\n", what, s.mean, what, s.stddev);

@@ -1,8 +1,8 @@
-// bfs/graph500.hpp — the Graph500 procedure around a BFS kernel: search keys,
-// timed and validated searches, and the statistics block of its output.
+// bfs/graph500.hpp — the Graph500 procedure around a BFS kernel.
+//
+// Search keys, timed and validated searches, and the statistics block of its output.
 #pragma once
 #include <cstdint>
-#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -21,13 +21,13 @@ std::vector<Vertex> choose_roots(const CsrGraph& g, int count, std::uint64_t see
 
 struct SearchRecord {
   Vertex root = 0;
-  double seconds = 0;              // the search alone, state initialisation included
+  double seconds = 0;  // the search alone, state initialisation included
   double validate_seconds = 0;
-  std::int64_t edges = 0;          // input tuples in the traversed component (Graph500's m)
+  std::int64_t edges = 0;  // input tuples in the traversed component (Graph500's m)
   std::int64_t reached = 0;
   int depth = 0;
   bool valid = false;
-  std::string failure;             // the validator's finding when not valid
+  std::string failure;  // the validator's finding when not valid
   double teps() const { return seconds > 0 ? static_cast<double>(edges) / seconds : 0; }
 };
 
@@ -59,11 +59,3 @@ std::string graph500_output(const std::vector<std::pair<std::string, std::string
                             const std::vector<SearchRecord>& searches);
 
 }  // namespace ulibc::bfs
-
-namespace ulibc::harness {
-class BenchKernel;
-// `ulibc bench bfs`: the Graph500 procedure on a Kronecker graph (--scale,
-// --edgefactor, --seed) or an edge file (--file), one result per kernel
-// variant (--variants do, numa, top-down, bottom-up), headline GTEPS.
-std::unique_ptr<BenchKernel> make_bfs_bench();
-}  // namespace ulibc::harness

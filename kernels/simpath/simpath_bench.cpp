@@ -5,16 +5,17 @@
 // when several are: each grid is a variant, and the record tells the plot to
 // draw against the grid size. Every run's count is checked against OEIS
 // A007764 where known (verify.hpp), and against the other repetitions always.
-#include <filesystem>
+#include "simpath/simpath_bench.hpp"
+
+#include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
-#include <fmt/format.h>
+#include <filesystem>
 
 #include "graph/edge_io.hpp"
 #include "harness/bench_kernel.hpp"
 #include "harness/stats.hpp"
 #include "simpath/simpath.hpp"
-#include "simpath/simpath_bench.hpp"
 #include "simpath/verify.hpp"
 #include "ulibc/error.hpp"
 
@@ -37,11 +38,10 @@ struct Instance {
   PathProblem problem;
 };
 
+// Times are compared by their median: one slow repetition on a shared machine moves it least.
 Measurement seconds_measurement(std::string name, std::vector<double> reps) {
-  Measurement m{.name = std::move(name), .unit = "s", .better = harness::Better::lower, .reps = std::move(reps)};
-  m.value = harness::median(m.reps);
-  m.ci95 = harness::ci95_half_width(m.reps);
-  return m;
+  return harness::measurement_of(std::move(name), "s", harness::Better::lower, std::move(reps),
+                                 harness::Summary::median);
 }
 
 class SimpathBench final : public BenchKernel {
@@ -61,8 +61,8 @@ class SimpathBench final : public BenchKernel {
     app.add_option("--order", order_name_, "Edge order: auto, input, bfs or greedy (ulibc simpath --help)")
         ->capture_default_str();
     app.add_option("--reps", reps_, "Repetitions of each count (the median is reported)")->capture_default_str();
-    app.add_option("--memory-limit", memory_limit_, "Stop a search that would hold more than SIZE (default: the "
-                                                    "memory available)")
+    app.add_option("--memory-limit", memory_limit_,
+                   "Stop a search that would hold more than SIZE (default: the memory available)")
         ->transform(CLI::AsSizeValue(false))
         ->type_name("SIZE");
   }
@@ -92,7 +92,8 @@ class SimpathBench final : public BenchKernel {
       p["grids"] = grids_;
       // Several sizes: plot time against the size (the paper's Fig. 13).
       if (grids_.size() > 1) {
-        nlohmann::ordered_json x = {{"label", "grid size K (K x K cells)"}, {"values", nlohmann::ordered_json::object()}};
+        nlohmann::ordered_json x = {{"label", "grid size K (K x K cells)"},
+                                    {"values", nlohmann::ordered_json::object()}};
         for (const Instance& in : instances_) x["values"][in.variant] = in.cells;
         p["plot_x"] = x;
       }
@@ -127,15 +128,16 @@ class SimpathBench final : public BenchKernel {
     const char* known = in.cells > 0 ? oeis_grid_paths(in.cells) : nullptr;
     const bool agree = std::all_of(counts.begin(), counts.end(), [&](const std::string& c) { return c == counts[0]; });
     r.valid = agree && (known == nullptr || counts[0] == known);
-    if (!agree) r.check = fmt::format("the repetitions disagree: {} and {}", counts.front(), counts.back());
-    else if (known == nullptr) r.check = fmt::format("{} paths (no reference; repetitions agree)", counts[0]);
-    else r.check = fmt::format("{} paths{}", counts[0], r.valid ? " = OEIS A007764" : fmt::format(", OEIS A007764 says {}", known));
-    r.details = {{"count", last.count},
-                 {"order", edge_order_name(last.order)},
-                 {"states", last.total_states()},
-                 {"zdd_nodes", last.zdd.size()},
-                 {"max_frontier", last.max_frontier},
-                 {"search_peak_bytes", last.peak_bytes}};
+    if (!agree)
+      r.check = fmt::format("the repetitions disagree: {} and {}", counts.front(), counts.back());
+    else if (known == nullptr)
+      r.check = fmt::format("{} paths (no reference; repetitions agree)", counts[0]);
+    else
+      r.check = fmt::format("{} paths{}", counts[0],
+                            r.valid ? " = OEIS A007764" : fmt::format(", OEIS A007764 says {}", known));
+    r.details = {
+        {"count", last.count},          {"order", edge_order_name(last.order)}, {"states", last.total_states()},
+        {"zdd_nodes", last.zdd.size()}, {"max_frontier", last.max_frontier},    {"search_peak_bytes", last.peak_bytes}};
     return r;
   }
 

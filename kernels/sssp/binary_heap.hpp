@@ -1,6 +1,6 @@
-// sssp/binary_heap.hpp — the textbook indexed binary heap for Dijkstra,
-// with decrease-key: each vertex is in the heap at most once.
+// sssp/binary_heap.hpp — the textbook indexed binary heap, one of Dijkstra's queues (internal).
 //
+// With decrease-key: each vertex is in the heap at most once.
 // The baseline queue: O(log n) per operation, the one Dijkstra's analysis
 // and most libraries (BGL's d-ary heap is its cousin) use. Keys are kept in
 // the heap array beside their vertex so that sifting compares without
@@ -13,7 +13,7 @@
 
 #include "graph/weighted_graph.hpp"
 
-namespace ulibc::sssp {
+namespace ulibc::sssp::detail {
 
 using graph::Distance;
 using graph::Vertex;
@@ -96,4 +96,4 @@ class BinaryHeap {
   std::vector<std::int32_t> pos_;
 };
 
-}  // namespace ulibc::sssp
+}  // namespace ulibc::sssp::detail

@@ -6,8 +6,8 @@
 namespace ulibc::sssp {
 namespace {
 
-void insert(BinaryHeap& heap, Distance key, Vertex v) { heap.push_or_decrease(key, v); }
-void insert(RadixHeap& heap, Distance key, Vertex v) { heap.push(key, v); }
+void insert(detail::BinaryHeap& heap, Distance key, Vertex v) { heap.push_or_decrease(key, v); }
+void insert(detail::RadixHeap& heap, Distance key, Vertex v) { heap.push(key, v); }
 
 constexpr Vertex kNoTarget = -1;
 
@@ -16,8 +16,10 @@ constexpr Vertex kNoTarget = -1;
 std::string to_string(Queue q) { return q == Queue::binary_heap ? "binary-heap" : "radix-heap"; }
 
 Dijkstra::Dijkstra(Vertex vertices, Queue queue) : queue_(queue) {
-  if (queue == Queue::binary_heap) binary_ = std::make_unique<BinaryHeap>(vertices);
-  else radix_ = std::make_unique<RadixHeap>();
+  if (queue == Queue::binary_heap)
+    binary_ = std::make_unique<detail::BinaryHeap>(vertices);
+  else
+    radix_ = std::make_unique<detail::RadixHeap>();
 }
 
 Reach Dijkstra::run(const GraphView& g, Vertex source, std::span<Distance> dist) {
@@ -26,8 +28,10 @@ Reach Dijkstra::run(const GraphView& g, Vertex source, std::span<Distance> dist)
 }
 
 Distance Dijkstra::distance(const GraphView& g, Vertex source, Vertex target, std::span<Distance> dist) {
-  if (queue_ == Queue::binary_heap) search(*binary_, g, source, target, dist);
-  else search(*radix_, g, source, target, dist);
+  if (queue_ == Queue::binary_heap)
+    search(*binary_, g, source, target, dist);
+  else
+    search(*radix_, g, source, target, dist);
   return dist[static_cast<std::size_t>(target)];
 }
 

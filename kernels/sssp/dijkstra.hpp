@@ -50,8 +50,8 @@ class Dijkstra {
 
   Queue queue_;
   // Only the chosen one is made: a binary heap's index is 4 bytes per vertex.
-  std::unique_ptr<BinaryHeap> binary_;
-  std::unique_ptr<RadixHeap> radix_;
+  std::unique_ptr<detail::BinaryHeap> binary_;
+  std::unique_ptr<detail::RadixHeap> radix_;
 };
 
 }  // namespace ulibc::sssp

@@ -19,13 +19,16 @@
 namespace ulibc::sssp {
 namespace {
 
+using detail::PlacedGraph;
+
 // One thread's search state, made by the thread itself: its distance array
 // bound to its node (first-touched by it when unplaced) and its queue.
 struct Worker {
   Worker(const Topology& topo, const Placement& where, Vertex n, PageKind pages, Queue queue)
-      : memory(allocate_parts(topo, {{.bytes = std::max<std::size_t>(1, static_cast<std::size_t>(n) * sizeof(Distance)),
-                                      .node = where.node}},
-                              {.pages = pages})),
+      : memory(allocate_parts(
+            topo,
+            {{.bytes = std::max<std::size_t>(1, static_cast<std::size_t>(n) * sizeof(Distance)), .node = where.node}},
+            {.pages = pages})),
         dist(static_cast<Distance*>(memory.data()), static_cast<std::size_t>(n)),
         search(n, queue) {}
   NumaBuffer memory;
@@ -69,6 +72,12 @@ void check_sources(std::span<const Vertex> sources, Vertex n) {
 
 }  // namespace
 
+double ManyQueryResult::teps() const {
+  double arcs = 0;
+  for (const QueryRecord& q : queries) arcs += static_cast<double>(q.reach.arcs);
+  return seconds > 0 ? arcs / seconds : 0;
+}
+
 ManyQueryResult run_many_queries(const graph::WeightedGraph& g, std::span<const Vertex> sources, const Topology& topo,
                                  const Mapping& map, const ManyQueryOptions& options) {
   check_sources(sources, g.vertices());
@@ -99,11 +108,10 @@ ManyQueryResult run_many_queries(const graph::WeightedGraph& g, std::span<const 
       if (omp_get_thread_num() == 0) team = omp_get_num_threads();
     } else {
       const int t = omp_get_thread_num();
-      const graph::GraphView view = copies.copies.empty()
-                                        ? g.view()
-                                        : copies.copies[static_cast<std::size_t>(
-                                                            copies.copy_of_thread[static_cast<std::size_t>(t)])]
-                                              .view();
+      const graph::GraphView view =
+          copies.copies.empty()
+              ? g.view()
+              : copies.copies[static_cast<std::size_t>(copies.copy_of_thread[static_cast<std::size_t>(t)])].view();
       std::optional<Worker> me;
       try {
         me.emplace(topo, map[t], g.vertices(), options.pages, options.queue);
@@ -162,8 +170,10 @@ ManyQueryResult run_queries_in_turn(const graph::WeightedGraph& g, std::span<con
   for (const Vertex s : sources) {
     const harness::Timer timer;
     Reach r;
-    if (stepping) stepping->run(view, s, dist);
-    else r = dijkstra->run(view, s, dist);
+    if (stepping)
+      stepping->run(view, s, dist);
+    else
+      r = dijkstra->run(view, s, dist);
     const double seconds = timer.seconds();
     // Δ-stepping may settle a vertex more than once: its summary is a pass of its own, outside the time.
     if (stepping) r = reach(view, dist);

@@ -1,7 +1,8 @@
-// sssp/many_query.hpp — batches of single-source queries, two ways: spread
-// over a team, each thread running sequential Dijkstra on its own queries
-// (throughput), or one after another, each on the whole team with
-// Δ-stepping or on one thread with Dijkstra (latency).
+// sssp/many_query.hpp — batches of single-source queries, for throughput or for latency.
+//
+// Two ways: spread over a team, each thread running sequential Dijkstra on
+// its own queries (throughput), or one after another, each on the whole
+// team with Δ-stepping or on one thread with Dijkstra (latency).
 //
 // The graph is shared and read-only; each thread owns its distance array
 // and queue, placed on its own node. The variables of Yasui's "NUMA-affinity: APSP" notes are the options:
@@ -36,9 +37,9 @@ struct ManyQueryOptions {
 
 struct QueryRecord {
   Vertex source = 0;
-  Reach reach;          // checksum, vertices and arcs reached
-  double seconds = 0;   // the search alone, its distance array's reset included
-  int thread = 0;       // the team member that ran it
+  Reach reach;         // checksum, vertices and arcs reached
+  double seconds = 0;  // the search alone, its distance array's reset included
+  int thread = 0;      // the team member that ran it
 };
 
 struct ManyQueryResult {
@@ -46,8 +47,10 @@ struct ManyQueryResult {
   double seconds = 0;                // the whole batch, wall clock (each search sums its checksum as it goes)
   std::size_t graph_bytes = 0;       // of the copies made (0: the graph itself was read)
   int graph_copies = 0;
-  std::string note;                  // how placement fell back (no huge pages, ...), "" when none
+  std::string note;  // how placement fell back (no huge pages, ...), "" when none
   double queries_per_second() const { return seconds > 0 ? static_cast<double>(queries.size()) / seconds : 0; }
+  // Traversed edges per second: the out-arcs of every query's reached vertices over the batch's time.
+  double teps() const;
 };
 
 // Runs the queries on an OpenMP team of map.size() threads that the caller
@@ -58,9 +61,9 @@ ManyQueryResult run_many_queries(const graph::WeightedGraph& g, std::span<const 
                                  const Mapping& map, const ManyQueryOptions& options);
 
 struct InTurnOptions {
-  bool delta_stepping = true;        // else sequential Dijkstra with `queue` on the calling thread
+  bool delta_stepping = true;  // else sequential Dijkstra with `queue` on the calling thread
   Queue queue = Queue::radix_heap;
-  graph::Distance delta = 0;         // Δ; 0: DeltaStepping::default_delta
+  graph::Distance delta = 0;  // Δ; 0: DeltaStepping::default_delta
   // Pages of a copy of the graph and of the distance array, both
   // interleaved over the mapping's nodes (the whole team reads them). With
   // base pages the graph is read where it was loaded.

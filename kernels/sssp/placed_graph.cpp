@@ -3,7 +3,7 @@
 
 #include <cstring>
 
-namespace ulibc::sssp {
+namespace ulibc::sssp::detail {
 namespace {
 
 std::size_t offsets_bytes(const graph::WeightedGraph& g) { return g.offsets().size() * sizeof(graph::EdgeIndex); }
@@ -35,4 +35,4 @@ void PlacedGraph::copy(const graph::WeightedGraph& g) {
 
 std::string PlacedGraph::note() const { return !arcs_.note().empty() ? arcs_.note() : offsets_.note(); }
 
-}  // namespace ulibc::sssp
+}  // namespace ulibc::sssp::detail

@@ -1,7 +1,6 @@
-// sssp/placed_graph.hpp — a copy of a graph's arrays placed where the threads
-// that read it should find it: on one node, interleaved over several, on
-// huge pages or not.
+// sssp/placed_graph.hpp — a copy of a graph placed where the threads that read it should find it (internal).
 //
+// On one node, interleaved over several, on huge pages or not.
 // A many-query run reads the whole graph once per query from every thread.
 // Where the graph's pages lie decides how much of that is remote (Yasui's APSP
 // notes: one copy per node, "replication", against one shared copy), and their
@@ -16,7 +15,7 @@
 #include "ulibc/memory.hpp"
 #include "ulibc/topology.hpp"
 
-namespace ulibc::sssp {
+namespace ulibc::sssp::detail {
 
 class PlacedGraph {
  public:
@@ -40,4 +39,4 @@ class PlacedGraph {
   graph::GraphView view_;
 };
 
-}  // namespace ulibc::sssp
+}  // namespace ulibc::sssp::detail

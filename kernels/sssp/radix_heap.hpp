@@ -1,6 +1,6 @@
-// sssp/radix_heap.hpp — a monotone priority queue for Dijkstra: the radix
-// heap of Ahuja, Mehlhorn, Orlin and Tarjan in its one-level form.
+// sssp/radix_heap.hpp — the radix heap, Dijkstra's monotone queue (internal).
 //
+// Ahuja, Mehlhorn, Orlin and Tarjan's radix heap in its one-level form.
 // Dijkstra only ever inserts keys >= the last key removed. A radix heap uses
 // that: an entry sits in bucket b = the position of the highest bit in which
 // its key differs from the last key removed (bucket 0: equal to it). When
@@ -21,7 +21,7 @@
 
 #include "graph/weighted_graph.hpp"
 
-namespace ulibc::sssp {
+namespace ulibc::sssp::detail {
 
 using graph::Distance;
 using graph::Vertex;
@@ -72,8 +72,8 @@ class RadixHeap {
     std::size_t b = 1;
     while (buckets_[b].empty()) ++b;
     std::vector<Entry>& from = buckets_[b];
-    last_ = std::min_element(from.begin(), from.end(), [](const Entry& x, const Entry& y) { return x.key < y.key; })
-                ->key;
+    last_ =
+        std::min_element(from.begin(), from.end(), [](const Entry& x, const Entry& y) { return x.key < y.key; })->key;
     for (const Entry& e : from) buckets_[bucket_of(e.key)].push_back(e);
     from.clear();
   }
@@ -83,4 +83,4 @@ class RadixHeap {
   Distance last_ = 0;
 };
 
-}  // namespace ulibc::sssp
+}  // namespace ulibc::sssp::detail

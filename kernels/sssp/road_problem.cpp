@@ -1,9 +1,9 @@
 // sssp/road_problem.cpp — loading a graph and its queries.
 #include "sssp/road_problem.hpp"
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <filesystem>
 
 #include "graph/random_stream.hpp"
@@ -32,10 +32,10 @@ graph::WeightedGraph generate(const ProblemOptions& o, RoadProblem& p, int threa
   }
   graph::check(road);
   // The arcs (12 bytes, at most 4 per vertex), coordinates (16) and the CSR (8 per arc, 8 per vertex).
-  const std::uint64_t vertices = harness::saturating_mul(static_cast<std::uint64_t>(road.rows),
-                                                       static_cast<std::uint64_t>(road.cols));
+  const std::uint64_t vertices =
+      harness::saturating_mul(static_cast<std::uint64_t>(road.rows), static_cast<std::uint64_t>(road.cols));
   harness::require_memory(harness::saturating_mul(vertices, 4 * 12 + 16 + 4 * 8 + 8),
-                        fmt::format("a {}x{} road graph", road.rows, road.cols));
+                          fmt::format("a {}x{} road graph", road.rows, road.cols));
   graph::RoadNetwork net = graph::generate_road(road, threads);
   p.coordinates = std::move(net.coordinates);
   p.name = fmt::format("road-{}x{}-seed{}", road.rows, road.cols, road.seed);
@@ -53,8 +53,8 @@ std::vector<Vertex> named_sources(const std::vector<std::int64_t>& ids, Vertex n
 }
 
 void settle_queries(const ProblemOptions& o, RoadProblem& p, int default_queries, std::int64_t max_queries) {
-  const int ways = !o.sources_file.empty() + !o.pairs_file.empty() + !o.source_ids.empty() + (o.queries != 0) +
-                   o.all_pairs;
+  const int ways =
+      !o.sources_file.empty() + !o.pairs_file.empty() + !o.source_ids.empty() + (o.queries != 0) + o.all_pairs;
   if (ways > 1)
     throw input_error(
         "give the queries one way: --sources FILE, --pairs FILE, --source IDS, --queries K or --all-pairs");
@@ -63,14 +63,17 @@ void settle_queries(const ProblemOptions& o, RoadProblem& p, int default_queries
     throw input_error(fmt::format("--queries {}: give 1..{}", o.queries, max_queries));
   if (!o.sources_file.empty()) {
     p.sources = graph::read_dimacs_sources(o.sources_file, n);
+    p.queries_file = o.sources_file;
   } else if (!o.pairs_file.empty()) {
     p.pairs = graph::read_dimacs_pairs(o.pairs_file, n);
+    p.queries_file = o.pairs_file;
   } else if (!o.source_ids.empty()) {
     p.sources = named_sources(o.source_ids, n);
   } else if (o.all_pairs) {
     if (n > kMaxAllPairsVertices)
-      throw input_error(fmt::format("--all-pairs: the graph has {} vertices; all-pairs is for graphs of at most {} "
-                                    "(use --queries K)", n, kMaxAllPairsVertices));
+      throw input_error(
+          fmt::format("--all-pairs: the graph has {} vertices; all-pairs is for graphs of at most {} (use --queries K)",
+                      n, kMaxAllPairsVertices));
     for (Vertex v = 0; v < n; ++v) p.sources.push_back(v);
   } else {
     p.sources = random_sources(p.graph, o.queries ? o.queries : default_queries, o.road.seed);
@@ -110,8 +113,8 @@ void ProblemOptions::add_to(CLI::App& app, bool point_to_point) {
 RoadProblem load_problem(const ProblemOptions& o, int default_queries, std::int64_t max_queries, int threads) {
   if (!o.graph_file.empty() && !o.generate.empty())
     throw input_error("--graph and --generate both name a graph: give one of them");
-  for (const auto& [option, path] : {std::pair{"--graph", o.graph_file}, std::pair{"--sources", o.sources_file},
-                                     std::pair{"--pairs", o.pairs_file}})
+  for (const auto& [option, path] :
+       {std::pair{"--graph", o.graph_file}, std::pair{"--sources", o.sources_file}, std::pair{"--pairs", o.pairs_file}})
     if (!path.empty()) require_file(option, path);
   RoadProblem p;
   const harness::Timer load;
@@ -120,11 +123,12 @@ RoadProblem load_problem(const ProblemOptions& o, int default_queries, std::int6
   } else {
     // Reading holds the text and the arc list (at most 2 bytes of list per byte of text) beside the CSR.
     harness::require_memory(harness::saturating_mul(std::filesystem::file_size(o.graph_file), 4),
-                          "reading " + o.graph_file);
+                            "reading " + o.graph_file);
     p.graph = graph::read_weighted_graph(o.graph_file, [&](std::int64_t vertices, std::int64_t arcs) {
-      harness::require_memory(harness::saturating_mul(static_cast<std::uint64_t>(vertices) + 1, sizeof(graph::EdgeIndex)) +
-                                harness::saturating_mul(static_cast<std::uint64_t>(arcs), sizeof(graph::Arc)),
-                            fmt::format("{} ({} vertices, {} arcs)", o.graph_file, vertices, arcs));
+      harness::require_memory(
+          harness::saturating_mul(static_cast<std::uint64_t>(vertices) + 1, sizeof(graph::EdgeIndex)) +
+              harness::saturating_mul(static_cast<std::uint64_t>(arcs), sizeof(graph::Arc)),
+          fmt::format("{} ({} vertices, {} arcs)", o.graph_file, vertices, arcs));
     });
     p.name = o.graph_file;
   }

@@ -1,7 +1,8 @@
-// sssp/road_problem.hpp — what a shortest-path run solves: a graph (a file or
-// the road generator) and its queries (a DIMACS .ss or .p2p file, ids given,
-// drawn at random, or every vertex), set up the same way by `ulibc sssp` and
-// `ulibc bench sssp`.
+// sssp/road_problem.hpp — what a shortest-path run solves: a graph and its queries.
+//
+// The graph is a file or the road generator's; the queries a DIMACS .ss or
+// .p2p file, ids given, drawn at random, or every vertex. `ulibc sssp` and
+// `ulibc bench sssp` set them up the same way.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -21,14 +22,14 @@ using graph::Vertex;
 
 // The command-line options that choose a problem.
 struct ProblemOptions {
-  std::string graph_file;             // .gr text or ULIBC's binary
-  std::vector<std::int64_t> generate;  // ROWS,COLS of a generated road graph
-  graph::RoadParams road;              // its parameters (seed, deletion)
-  std::string sources_file;           // DIMACS .ss
-  std::string pairs_file;             // DIMACS .p2p
+  std::string graph_file;                // .gr text or ULIBC's binary
+  std::vector<std::int64_t> generate;    // ROWS,COLS of a generated road graph
+  graph::RoadParams road;                // its parameters (seed, deletion)
+  std::string sources_file;              // DIMACS .ss
+  std::string pairs_file;                // DIMACS .p2p
   std::vector<std::int64_t> source_ids;  // DIMACS ids (1-based)
-  int queries = 0;                    // sources drawn at random (0: the default)
-  bool all_pairs = false;             // every vertex a source
+  int queries = 0;                       // sources drawn at random (0: the default)
+  bool all_pairs = false;                // every vertex a source
 
   // Registers --graph, --generate, --seed, --deletion, --sources, --source,
   // --queries, --all-pairs on `app`, and --pairs when `point_to_point`.
@@ -38,11 +39,12 @@ struct ProblemOptions {
 
 struct RoadProblem {
   graph::WeightedGraph graph;
-  graph::Coordinates coordinates;  // empty unless generated
-  std::vector<Vertex> sources;     // 0-based
+  graph::Coordinates coordinates;        // empty unless generated
+  std::vector<Vertex> sources;           // 0-based
   std::vector<graph::VertexPair> pairs;  // point-to-point queries (only with --pairs)
-  std::string name;                // the file, or "road-ROWSxCOLS-seedS"
-  double load_seconds = 0;         // reading or generating, and building the CSR
+  std::string queries_file;              // the .ss or .p2p file the queries were read from, "" when none
+  std::string name;                      // the file, or "road-ROWSxCOLS-seedS"
+  double load_seconds = 0;               // reading or generating, and building the CSR
 };
 
 // Error(input) naming the option: a graph both read and generated (or

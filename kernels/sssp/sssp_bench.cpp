@@ -1,5 +1,6 @@
-// sssp/sssp_bench.cpp — `ulibc bench sssp`: shortest-path queries on a road
-// graph under each placement, one query at a time or many at once.
+// sssp/sssp_bench.cpp — `ulibc bench sssp`: shortest-path queries on a road graph under each placement.
+//
+// One query at a time or many at once.
 //
 // prepare() loads or generates the graph, settles the sources and solves
 // each once with sequential Dijkstra, certifying every distance array
@@ -12,26 +13,28 @@
 // graph per node, so that each effect is measured in the same run.
 #include "sssp/sssp_bench.hpp"
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 
 #include "harness/stats.hpp"
 #include "harness/timer.hpp"
+#include "sssp/check_lines.hpp"
 #include "sssp/delta_stepping.hpp"
-#include "sssp/many_query.hpp"
 #include "sssp/road_problem.hpp"
+#include "sssp/sssp.hpp"
 #include "ulibc/error.hpp"
 
-namespace ulibc::harness {
+namespace ulibc::sssp {
 
 namespace {
 
-using graph::Distance;
-using sssp::Queue;
-using sssp::Reach;
-using sssp::Vertex;
+using harness::BenchKernel;
+using harness::Better;
+using harness::Measurement;
+using harness::RunContext;
+using harness::RunResult;
 
 constexpr int kDefaultQueries = 64;
 constexpr int kQuickQueries = 8;
@@ -39,21 +42,17 @@ constexpr std::int64_t kQuickSide = 64;
 constexpr std::int64_t kMaxQueries = 10'000'000;
 constexpr std::size_t kReportedSources = 8;
 
-enum class Mode { many, delta, sequential };
-
 struct Variant {
   std::string name;
-  Mode mode = Mode::many;
-  Queue queue = Queue::radix_heap;
+  Algorithm algorithm = Algorithm::many;
   bool huge = false;
   bool replicate = false;
 };
 
+// A variant named for its algorithm, as --algorithm names them.
 Variant base_variant(const std::string& name) {
-  if (name == "many") return {.name = name, .mode = Mode::many};
-  if (name == "delta") return {.name = name, .mode = Mode::delta};
-  if (name == "radix") return {.name = name, .mode = Mode::sequential, .queue = Queue::radix_heap};
-  if (name == "binary") return {.name = name, .mode = Mode::sequential, .queue = Queue::binary_heap};
+  for (const Algorithm a : {Algorithm::many, Algorithm::delta, Algorithm::radix, Algorithm::binary})
+    if (name == to_string(a)) return {.name = name, .algorithm = a};
   throw input_error(fmt::format("--variants: unknown variant \"{}\" (many, delta, radix, binary)", name));
 }
 
@@ -82,13 +81,13 @@ class SsspBench final : public BenchKernel {
 
   void prepare(const Topology& /*topo*/, int max_threads, bool quick) override {
     settle_variants();
-    sssp::ProblemOptions options = problem_options_;
+    ProblemOptions options = problem_options_;
     quick_graph_ = quick && options.generated() && options.generate.empty();
     if (quick_graph_) options.generate = {kQuickSide, kQuickSide};
-    problem_ = sssp::load_problem(options, quick ? kQuickQueries : kDefaultQueries, kMaxQueries, max_threads);
+    problem_ = load_problem(options, quick ? kQuickQueries : kDefaultQueries, kMaxQueries, max_threads);
     // Settled here so that a Δ the weights cannot take is refused before any run.
-    const Distance asked = delta_option_ ? delta_option_ : sssp::DeltaStepping::default_delta(problem_.graph.view());
-    delta_ = sssp::DeltaStepping::usable_delta(problem_.graph.max_weight(), asked);
+    const Distance asked = delta_option_ ? delta_option_ : DeltaStepping::default_delta(problem_.graph.view());
+    delta_ = DeltaStepping::usable_delta(problem_.graph.max_weight(), asked);
     certify_reference();
   }
 
@@ -116,7 +115,7 @@ class SsspBench final : public BenchKernel {
   std::vector<RunResult> run(const RunContext& ctx) override {
     std::vector<RunResult> results;
     for (const Variant& v : variants_) {
-      if (v.mode == Mode::sequential && ctx.threads() > 1) continue;  // one thread's figure, whatever the team
+      if (is_sequential(v.algorithm) && ctx.threads() > 1) continue;  // one thread's figure, whatever the team
       results.push_back(run_variant(v, ctx));
     }
     return results;
@@ -132,11 +131,11 @@ class SsspBench final : public BenchKernel {
     for (const std::string& name : variant_names_) {
       const Variant v = base_variant(name);
       add(v);
-      if (v.mode == Mode::sequential) continue;
-      if (hugepages_) add({.name = v.name + "-huge", .mode = v.mode, .huge = true});
-      if (replicate_ && v.mode == Mode::many) {
-        add({.name = "many-rep", .mode = v.mode, .replicate = true});
-        if (hugepages_) add({.name = "many-rep-huge", .mode = v.mode, .huge = true, .replicate = true});
+      if (is_sequential(v.algorithm)) continue;
+      if (hugepages_) add({.name = v.name + "-huge", .algorithm = v.algorithm, .huge = true});
+      if (replicate_ && v.algorithm == Algorithm::many) {
+        add({.name = "many-rep", .algorithm = v.algorithm, .replicate = true});
+        if (hugepages_) add({.name = "many-rep-huge", .algorithm = v.algorithm, .huge = true, .replicate = true});
       }
     }
     if (variants_.empty()) throw input_error("--variants: name at least one");
@@ -144,53 +143,50 @@ class SsspBench final : public BenchKernel {
 
   // Every source solved once on this thread, each distance array certified exact.
   void certify_reference() {
-    const Timer timer;
+    const harness::Timer timer;
     const graph::GraphView view = problem_.graph.view();
-    sssp::Dijkstra search(view.vertices, Queue::radix_heap);
+    Dijkstra search(view.vertices, Queue::radix_heap);
     std::vector<Distance> dist(static_cast<std::size_t>(view.vertices));
     for (const Vertex s : problem_.sources) {
       search.run(view, s, dist);
-      const std::string wrong = sssp::check_distances(view, s, dist);
+      const std::string wrong = check_distances(view, s, dist);
       if (!wrong.empty()) throw std::logic_error(fmt::format("reference Dijkstra from {}: {}", s, wrong));
       // From the certified array, not Dijkstra's running sum: the reference shares nothing with the runs.
-      reference_.push_back(sssp::reach(view, dist));
+      reference_.push_back(reach(view, dist));
     }
     reference_seconds_ = timer.seconds();
   }
 
   RunResult run_variant(const Variant& v, const RunContext& ctx) const {
-    const sssp::ManyQueryResult r =
-        v.mode == Mode::many
-            ? sssp::run_many_queries(problem_.graph, problem_.sources, ctx.topo, ctx.map,
-                                     {.queue = Queue::radix_heap, .pages = pages_of(v), .replicate = v.replicate})
-            : sssp::run_queries_in_turn(problem_.graph, problem_.sources, ctx.topo, ctx.map,
-                                        {.delta_stepping = v.mode == Mode::delta, .queue = v.queue, .delta = delta_,
-                                         .pages = pages_of(v)});
-    return result_of(v, r);
+    return result_of(v, solve_sources(problem_.graph, problem_.sources, ctx.topo, ctx.map, v.algorithm,
+                                      {.delta = delta_, .pages = pages_of(v), .replicate = v.replicate}));
   }
 
-  RunResult result_of(const Variant& v, const sssp::ManyQueryResult& batch) const {
-    const std::vector<sssp::QueryRecord>& queries = batch.queries;
+  RunResult result_of(const Variant& v, const ManyQueryResult& batch) const {
+    const std::vector<QueryRecord>& queries = batch.queries;
     const double batch_seconds = batch.seconds;
     RunResult r{.variant = v.name};
-    Measurement rate{.name = "throughput", .unit = "queries/s", .better = Better::higher};
-    Measurement time{.name = "time", .unit = "ms", .better = Better::lower};
-    Measurement teps{.name = "GTEPS", .unit = "GTEPS", .better = Better::higher};
-    double arcs = 0;
-    for (const sssp::QueryRecord& q : queries) {
-      time.reps.push_back(q.seconds * 1e3);
-      teps.reps.push_back(q.seconds > 0 ? static_cast<double>(q.reach.arcs) / q.seconds * 1e-9 : 0);
-      arcs += static_cast<double>(q.reach.arcs);
+    std::vector<double> times, rates;
+    for (const QueryRecord& q : queries) {
+      times.push_back(q.seconds * 1e3);
+      rates.push_back(q.seconds > 0 ? static_cast<double>(q.reach.arcs) / q.seconds * 1e-9 : 0);
     }
-    rate.value = batch_seconds > 0 ? static_cast<double>(queries.size()) / batch_seconds : 0;
-    time.value = median(time.reps);
-    time.ci95 = ci95_half_width(time.reps);
-    teps.value = batch_seconds > 0 ? arcs / batch_seconds * 1e-9 : 0;
-    r.measurements = {rate, time, teps};
+    // Throughput and GTEPS are the batch's, queries and arcs over its time,
+    // not a summary of the queries' own (spread over a team, they overlap);
+    // each query's rate is kept beside. The time per query is their median.
+    const Measurement rate{
+        .name = "throughput", .unit = "queries/s", .better = Better::higher, .value = batch.queries_per_second()};
+    const Measurement teps{.name = "GTEPS",
+                           .unit = "GTEPS",
+                           .better = Better::higher,
+                           .value = batch.teps() * 1e-9,
+                           .reps = std::move(rates)};
+    Measurement time = harness::measurement_of("time", "ms", Better::lower, std::move(times), harness::Summary::median);
+    r.measurements = {rate, std::move(time), teps};
     check(queries, r);
     r.report = dimacs_report(queries, batch_seconds);
     nlohmann::ordered_json list = nlohmann::ordered_json::array();
-    for (const sssp::QueryRecord& q : queries)
+    for (const QueryRecord& q : queries)
       list.push_back({{"source", q.source + 1},
                       {"checksum", q.reach.checksum},
                       {"reached", q.reach.vertices},
@@ -202,7 +198,7 @@ class SsspBench final : public BenchKernel {
     return r;
   }
 
-  void check(const std::vector<sssp::QueryRecord>& queries, RunResult& r) const {
+  void check(const std::vector<QueryRecord>& queries, RunResult& r) const {
     for (std::size_t i = 0; i < queries.size(); ++i) {
       if (queries[i].reach == reference_[i]) continue;
       r.valid = false;
@@ -217,18 +213,16 @@ class SsspBench final : public BenchKernel {
 
   // The DIMACS challenge's result lines: the graph, the mean time per
   // query in ms, and each source's checksum (the first few; all in the JSON).
-  std::string dimacs_report(const std::vector<sssp::QueryRecord>& queries, double batch_seconds) const {
-    const graph::WeightedGraph& g = problem_.graph;
-    std::string out = fmt::format("g {} {} {} {}\nt {:.3f}\n", g.vertices(), g.arc_count(), g.min_weight(),
-                                  g.max_weight(), batch_seconds * 1e3 / static_cast<double>(queries.size()));
-    for (std::size_t i = 0; i < queries.size() && i < kReportedSources; ++i)
-      out += fmt::format("d {} {}\n", queries[i].source + 1, queries[i].reach.checksum);
+  std::string dimacs_report(const std::vector<QueryRecord>& queries, double batch_seconds) const {
+    std::string out = graph_line(problem_.graph) +
+                      fmt::format("t {:.3f}\n", batch_seconds * 1e3 / static_cast<double>(queries.size())) +
+                      checksum_lines(queries, kReportedSources);
     if (queries.size() > kReportedSources)
       out += fmt::format("c ... {} more sources in the JSON record\n", queries.size() - kReportedSources);
     return out;
   }
 
-  sssp::ProblemOptions problem_options_;
+  ProblemOptions problem_options_;
   std::vector<std::string> variant_names_ = {"many", "delta", "radix"};
   Distance delta_option_ = 0;
   bool hugepages_ = false;
@@ -236,7 +230,7 @@ class SsspBench final : public BenchKernel {
 
   bool quick_graph_ = false;
   std::vector<Variant> variants_;
-  sssp::RoadProblem problem_;
+  RoadProblem problem_;
   Distance delta_ = 0;
   std::vector<Reach> reference_;
   double reference_seconds_ = 0;
@@ -244,6 +238,6 @@ class SsspBench final : public BenchKernel {
 
 }  // namespace
 
-std::unique_ptr<BenchKernel> make_sssp_bench() { return std::make_unique<SsspBench>(); }
+std::unique_ptr<BenchKernel> make_bench() { return std::make_unique<SsspBench>(); }
 
-}  // namespace ulibc::harness
+}  // namespace ulibc::sssp

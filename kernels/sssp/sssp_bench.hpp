@@ -4,8 +4,8 @@
 
 #include "harness/bench_kernel.hpp"
 
-namespace ulibc::harness {
+namespace ulibc::sssp {
 
-std::unique_ptr<BenchKernel> make_sssp_bench();
+std::unique_ptr<harness::BenchKernel> make_bench();
 
-}  // namespace ulibc::harness
+}  // namespace ulibc::sssp

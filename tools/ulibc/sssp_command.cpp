@@ -1,23 +1,23 @@
-// sssp_command.cpp — `ulibc sssp`: shortest paths on a road graph from DIMACS
-// files or the generator, answered per the 9th DIMACS challenge's checking
-// conventions: for every source the sum of its distances (modulo 2^62), for
-// every pair its distance; plus the time per query, queries per second and
-// TEPS. Also writes a generated graph and its queries as DIMACS files, for
-// other solvers.
-#include <algorithm>
+// sssp_command.cpp — `ulibc sssp`: shortest paths on a road graph, answered as the 9th DIMACS challenge checks them.
+//
+// The graph comes from DIMACS files or the generator; the answers are, for
+// every source, the sum of its distances (modulo 2^62), for every pair its
+// distance; plus the time per query, queries per second and TEPS. Also
+// writes a generated graph and its queries as DIMACS files, for other
+// solvers. The command parses and prints: the algorithm's rules, the runs
+// and the check lines are the sssp library's (sssp/sssp.hpp, sssp/check_lines.hpp).
+#include <fmt/format.h>
+
 #include <fstream>
 #include <memory>
 #include <optional>
 
-#include <fmt/format.h>
-
 #include "commands.hpp"
 #include "graph/dimacs_io.hpp"
 #include "harness/process_memory.hpp"
-#include "harness/timer.hpp"
-#include "sssp/delta_stepping.hpp"
-#include "sssp/many_query.hpp"
+#include "sssp/check_lines.hpp"
 #include "sssp/road_problem.hpp"
+#include "sssp/sssp.hpp"
 #include "ulibc/affinity.hpp"
 #include "ulibc/error.hpp"
 #include "ulibc/memory.hpp"
@@ -27,7 +27,6 @@ namespace ulibc::cli {
 namespace {
 
 using graph::Distance;
-using sssp::Vertex;
 
 struct SsspOptions {
   PlacementOptions placement;
@@ -49,68 +48,21 @@ bool is_text_graph(const std::string& path) { return path.ends_with(".gr"); }
 
 void write_files(const SsspOptions& o, const sssp::RoadProblem& p) {
   if (!o.write_graph.empty()) {
-    if (is_text_graph(o.write_graph)) graph::write_dimacs_graph(p.graph, o.write_graph);
-    else graph::write_binary_graph(p.graph, o.write_graph);
+    if (is_text_graph(o.write_graph))
+      graph::write_dimacs_graph(p.graph, o.write_graph);
+    else
+      graph::write_binary_graph(p.graph, o.write_graph);
   }
   if (!o.write_coordinates.empty()) {
-    if (p.coordinates.x.empty())
-      throw input_error("--write-coordinates: only a generated graph has coordinates");
+    if (p.coordinates.x.empty()) throw input_error("--write-coordinates: only a generated graph has coordinates");
     graph::write_dimacs_coordinates(p.coordinates, o.write_coordinates);
   }
   if (!o.write_sources.empty()) graph::write_dimacs_sources(p.sources, o.write_sources);
 }
 
-// The algorithm `auto` stands for: one thread answers with Dijkstra on the
-// radix heap; a team spreads several queries over itself, or works on a
-// single one together.
-std::string settle_algorithm(const std::string& name, int threads, std::size_t queries) {
-  if (name != "auto") return name;
-  if (threads == 1) return "radix";
-  return queries >= static_cast<std::size_t>(threads) ? "many" : "delta";
-}
-
-sssp::ManyQueryResult solve_sources(const SsspOptions& o, const std::string& algorithm, const sssp::RoadProblem& p,
-                                    const Topology& topo, const Mapping& map) {
-  const PageKind pages = o.hugepages ? PageKind::transparent_huge : PageKind::normal;
-  if (algorithm == "many")
-    return sssp::run_many_queries(p.graph, p.sources, topo, map,
-                                  {.queue = sssp::Queue::radix_heap, .pages = pages, .replicate = o.replicate});
-  return sssp::run_queries_in_turn(
-      p.graph, p.sources, topo, map,
-      {.delta_stepping = algorithm == "delta",
-       .queue = algorithm == "binary" ? sssp::Queue::binary_heap : sssp::Queue::radix_heap,
-       .delta = o.delta,
-       .pages = pages});
-}
-
-void check_algorithm(const SsspOptions& o, const std::string& algorithm, const Mapping& map,
-                     const sssp::RoadProblem& p) {
-  const bool sequential = algorithm == "radix" || algorithm == "binary";
-  if (!sequential && algorithm != "delta" && algorithm != "many")
-    throw input_error(fmt::format("--algorithm {}: choose auto, radix, binary, delta or many", algorithm));
-  if (sequential && map.size() > 1)
-    throw input_error(fmt::format("--algorithm {} runs on one thread, not {}: use delta (one query on the team) or "
-                                  "many (queries spread over it)", algorithm, map.size()));
-  if (!p.pairs.empty() && !sequential)
-    throw input_error("--pairs: point-to-point queries are answered by --algorithm radix or binary (one thread)");
-  if (o.replicate && algorithm != "many") throw input_error("--replicate: only --algorithm many reads graph copies");
-  if (o.delta && algorithm != "delta") throw input_error("--delta: only --algorithm delta has a Δ");
-}
-
-// The check file's header: problem, the files solved (the graph's name and
-// the problem file, when there is one), the graph's size and weight range.
-std::string dimacs_header(const std::string& kind, const std::string& graph_name, const std::string& problem_file,
-                          const graph::WeightedGraph& g) {
-  const std::string files = problem_file.empty() ? graph_name : graph_name + " " + problem_file;
-  return fmt::format("p chk sp {} ulibc\nf {}\ng {} {} {} {}\n", kind, files, g.vertices(), g.arc_count(),
-                     g.min_weight(), g.max_weight());
-}
-
-// The .ss.chk lines: each source's checksum.
-std::string source_lines(const sssp::RoadProblem& p, const sssp::ManyQueryResult& r, const SsspOptions& o) {
-  std::string out = dimacs_header("ss", p.name, o.problem.sources_file, p.graph);
-  for (const sssp::QueryRecord& q : r.queries) out += fmt::format("d {} {}\n", q.source + 1, q.reach.checksum);
-  return out;
+sssp::SolveOptions solve_options(const SsspOptions& o) {
+  return {
+      .delta = o.delta, .pages = o.hugepages ? PageKind::transparent_huge : PageKind::normal, .replicate = o.replicate};
 }
 
 // The --output file, opened before any solving so that a path that cannot
@@ -130,37 +82,31 @@ void write_output(std::optional<std::ofstream>& out, const std::string& path, co
 }
 
 // Point-to-point: each pair's distance, -1 when the target is unreachable.
-void run_pairs(const SsspOptions& o, const std::string& algorithm, const sssp::RoadProblem& p,
+void run_pairs(const SsspOptions& o, sssp::Algorithm algorithm, const sssp::RoadProblem& p,
                std::optional<std::ofstream>& output) {
-  sssp::Dijkstra search(p.graph.vertices(),
-                        algorithm == "binary" ? sssp::Queue::binary_heap : sssp::Queue::radix_heap);
-  std::vector<Distance> work(static_cast<std::size_t>(p.graph.vertices()));
-  std::string out = dimacs_header("p2p", p.name, o.problem.pairs_file, p.graph);
-  nlohmann::ordered_json list = nlohmann::ordered_json::array();
-  double total = 0;
-  for (const graph::VertexPair& q : p.pairs) {
-    const harness::Timer timer;
-    const Distance d = search.distance(p.graph.view(), q.source, q.target, work);
-    total += timer.seconds();
-    const std::string text = d == graph::kUnreached ? "-1" : std::to_string(d);
-    out += fmt::format("d {} {} {}\n", q.source + 1, q.target + 1, text);
-    list.push_back({{"source", q.source + 1},
-                    {"target", q.target + 1},
-                    {"distance", d == graph::kUnreached ? -1 : static_cast<std::int64_t>(d)}});
-  }
+  const sssp::PairAnswers answers = sssp::answer_pairs(p.graph, p.pairs, sssp::queue_of(algorithm));
+  const std::string out = sssp::pair_check_lines(p, answers.distances);
   write_output(output, o.output, out);
   if (o.json) {
-    print_json({{"graph", p.name}, {"algorithm", algorithm}, {"seconds", total}, {"pairs", list}});
+    nlohmann::ordered_json list = nlohmann::ordered_json::array();
+    for (std::size_t i = 0; i < p.pairs.size(); ++i) {
+      const Distance d = answers.distances[i];
+      list.push_back({{"source", p.pairs[i].source + 1},
+                      {"target", p.pairs[i].target + 1},
+                      {"distance", d == graph::kUnreached ? -1 : static_cast<std::int64_t>(d)}});
+    }
+    print_json(
+        {{"graph", p.name}, {"algorithm", sssp::to_string(algorithm)}, {"seconds", answers.seconds}, {"pairs", list}});
     return;
   }
   fmt::print("{}: {} vertices, {} arcs; {} point-to-point queries, {:.3f} ms each on average ({})\n", p.name,
-             p.graph.vertices(), p.graph.arc_count(), p.pairs.size(), total * 1e3 / static_cast<double>(p.pairs.size()),
-             algorithm);
+             p.graph.vertices(), p.graph.arc_count(), p.pairs.size(),
+             answers.seconds * 1e3 / static_cast<double>(p.pairs.size()), sssp::to_string(algorithm));
   fmt::print("{}", out);
 }
 
-nlohmann::ordered_json result_json(const sssp::RoadProblem& p, const std::string& algorithm, const Mapping& map,
-                                   const sssp::ManyQueryResult& r, double teps) {
+nlohmann::ordered_json result_json(const sssp::RoadProblem& p, sssp::Algorithm algorithm, const Mapping& map,
+                                   const sssp::ManyQueryResult& r) {
   nlohmann::ordered_json queries = nlohmann::ordered_json::array();
   for (const sssp::QueryRecord& q : r.queries)
     queries.push_back({{"source", q.source + 1},
@@ -169,15 +115,19 @@ nlohmann::ordered_json result_json(const sssp::RoadProblem& p, const std::string
                        {"reached", q.reach.vertices},
                        {"arcs", q.reach.arcs},
                        {"thread", q.thread}});
-  return {{"graph", {{"name", p.name}, {"vertices", p.graph.vertices()}, {"arcs", p.graph.arc_count()},
-                     {"min_weight", p.graph.min_weight()}, {"max_weight", p.graph.max_weight()},
-                     {"load_seconds", p.load_seconds}}},
-          {"algorithm", algorithm},
+  return {{"graph",
+           {{"name", p.name},
+            {"vertices", p.graph.vertices()},
+            {"arcs", p.graph.arc_count()},
+            {"min_weight", p.graph.min_weight()},
+            {"max_weight", p.graph.max_weight()},
+            {"load_seconds", p.load_seconds}}},
+          {"algorithm", sssp::to_string(algorithm)},
           {"threads", map.size()},
           {"policy", map.policy().name()},
           {"seconds", r.seconds},
           {"queries_per_second", r.queries_per_second()},
-          {"teps", teps},
+          {"teps", r.teps()},
           {"note", r.note},
           {"peak_rss_bytes", harness::peak_resident_memory()},
           {"queries", queries}};
@@ -190,32 +140,28 @@ void run_sssp(const SsspOptions& o) {
   const Mapping map = resolve_mapping(o.placement, topo);
   warn_if_oversubscribed(map);
   const sssp::RoadProblem p = sssp::load_problem(o.problem, kDefaultQueries, kMaxQueries, map.size());
-  const std::string algorithm = settle_algorithm(o.algorithm, map.size(), p.sources.size());
-  check_algorithm(o, algorithm, map, p);
+  const sssp::SolveOptions solve = solve_options(o);
+  const sssp::Algorithm algorithm = sssp::resolve_algorithm(o.algorithm, map.size(), p, solve);
   write_files(o, p);
   if (o.no_solve) return;
   std::optional<std::ofstream> output = open_output(o.output);
   if (!p.pairs.empty()) return run_pairs(o, algorithm, p, output);
 
-  const TeamBinding binding = bind_openmp_team(map);
-  const sssp::ManyQueryResult r = solve_sources(o, algorithm, p, topo, map);
-  if (binding.bound) restore_openmp_team(map.size());
-  double arcs = 0;
-  for (const sssp::QueryRecord& q : r.queries) arcs += static_cast<double>(q.reach.arcs);
-  const double teps = r.seconds > 0 ? arcs / r.seconds : 0;
-  const std::string lines = source_lines(p, r, o);
+  const ScopedOpenMPTeam team(map);
+  const sssp::ManyQueryResult r = sssp::solve_sources(p.graph, p.sources, topo, map, algorithm, solve);
+  const std::string lines = sssp::source_check_lines(p, r.queries);
   write_output(output, o.output, lines);
   if (o.json) {
-    print_json(result_json(p, algorithm, map, r, teps));
+    print_json(result_json(p, algorithm, map, r));
     return;
   }
   fmt::print("{}: {} vertices, {} arcs, weights {}..{} (loaded in {:.3f} s)\n", p.name, p.graph.vertices(),
              p.graph.arc_count(), p.graph.min_weight(), p.graph.max_weight(), p.load_seconds);
-  fmt::print("{} on {} thread{} ({}{}){}\n", algorithm, map.size(), map.size() == 1 ? "" : "s",
-             map.policy().name(), binding.bound ? "" : ", not bound: " + binding.reason,
+  fmt::print("{} on {} thread{} ({}{}){}\n", sssp::to_string(algorithm), map.size(), map.size() == 1 ? "" : "s",
+             map.policy().name(), team.bound() ? "" : ", not bound: " + team.binding().reason,
              r.note.empty() ? "" : "; " + r.note);
   fmt::print("{} queries in {:.3f} s: {:.3f} ms per query, {:.2f} queries/s, {:.4g} TEPS\n", r.queries.size(),
-             r.seconds, r.seconds * 1e3 / static_cast<double>(r.queries.size()), r.queries_per_second(), teps);
+             r.seconds, r.seconds * 1e3 / static_cast<double>(r.queries.size()), r.queries_per_second(), r.teps());
   fmt::print("{}", lines);
 }
 

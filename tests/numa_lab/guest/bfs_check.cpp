@@ -1,16 +1,17 @@
-// bfs_check.cpp — the NUMA-partitioned BFS on a multi-node kernel: each
-// node's part of the parent array sits on that node (a memory-less node's
-// on the nearest node with memory), and the search passes Graph500's
-// validation, for every distinct placement. One search per placement: an
-// emulated machine validates at a few million edges a second, and the BFS
-// tests of the release build cover many roots.
+// bfs_check.cpp — the NUMA-partitioned BFS on an emulated multi-node machine, for every distinct placement.
+//
+// Each node's part of the parent array sits on that node (a memory-less
+// node's on the nearest node with memory), and the search passes Graph500's
+// validation. One search per placement: an emulated machine validates at a
+// few million edges a second, and the BFS tests of the release build cover
+// many roots.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdint>
 
 #include "bfs/bfs.hpp"
-#include "bfs/validate.hpp"
+#include "bfs/verify.hpp"
 #include "graph/builder.hpp"
 #include "graph/generator.hpp"
 #include "lab.hpp"
@@ -48,7 +49,8 @@ void bfs_case(const ulibc::graph::EdgeList& input, const ulibc::graph::CsrGraph&
     if (first == last) continue;
     const int node = map.node_ids()[k];
     const int expected = machine().nearest_memory_node(node);
-    const auto p = ulibc::page_placement(parent.data() + first, static_cast<std::size_t>(last - first) * sizeof(Vertex));
+    const auto p =
+        ulibc::page_placement(parent.data() + first, static_cast<std::size_t>(last - first) * sizeof(Vertex));
     const auto it = p.per_node.find(expected);
     EXPECT_EQ(it == p.per_node.end() ? 0 : it->second, p.pages)
         << "part " << k << " (node " << node << ") parents [" << first << ", " << last
@@ -59,8 +61,7 @@ void bfs_case(const ulibc::graph::EdgeList& input, const ulibc::graph::CsrGraph&
 TEST(NumaBfs, EachNodesPartSitsOnItsNodeAndEverySearchValidates) {
   const auto input = ulibc::graph::kronecker({.scale = kScale, .edgefactor = kEdgefactor, .seed = 3});
   const auto g = ulibc::graph::build_undirected(input);
-  for (const Mapping& map : lab::team_mappings(lab::live()))
-    lab::check(where(map), [&] { bfs_case(input, g, map); });
+  for (const Mapping& map : lab::team_mappings(lab::live())) lab::check(where(map), [&] { bfs_case(input, g, map); });
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
-// sssp_check.cpp — shortest paths on a multi-node kernel: a graph copy bound
-// to a node has every page there (a memory-less node's copy on the nearest
-// node with memory), and many-query runs with one copy per node, on huge
-// pages or not, give the sequential checksums for every policy and thread count.
+// sssp_check.cpp — shortest paths on an emulated multi-node machine, for every policy and thread count.
+//
+// A graph copy bound to a node has every page there (a memory-less node's
+// copy on the nearest node with memory), and many-query runs with one copy
+// per node, on huge pages or not, give the sequential checksums.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -33,12 +34,12 @@ TEST(NumaSssp, AGraphCopyLiesOnItsNode) {
   for (const ulibc::Node& n : lab::live().nodes()) {
     const int node = n.id;
     lab::check(where("graph copy on node " + std::to_string(node)), [&] {
-      const ulibc::sssp::PlacedGraph copy(g, lab::live(), node, ulibc::PageKind::normal);
+      const ulibc::sssp::detail::PlacedGraph copy(g, lab::live(), node, ulibc::PageKind::normal);
       const int expected = machine().nearest_memory_node(node);
       const auto p = ulibc::page_placement(copy.view().arcs, g.arcs().size() * sizeof(ulibc::graph::Arc));
       const auto it = p.per_node.find(expected);
-      EXPECT_EQ(it == p.per_node.end() ? 0 : it->second, p.pages) << "expected every page on node " << expected
-                                                                    << ", found " << describe(p);
+      EXPECT_EQ(it == p.per_node.end() ? 0 : it->second, p.pages)
+          << "expected every page on node " << expected << ", found " << describe(p);
     });
   }
 }
@@ -56,8 +57,7 @@ TEST(NumaSssp, ManyQueriesGiveTheSequentialChecksumsUnderEveryPlacement) {
   for (const Mapping& map : lab::team_mappings(lab::live())) {
     for (const auto pages : {ulibc::PageKind::normal, ulibc::PageKind::transparent_huge}) {
       lab::check(where(map), [&] {
-        const auto r = ulibc::sssp::run_many_queries(g, sources, lab::live(), map,
-                                                     {.pages = pages, .replicate = true});
+        const auto r = ulibc::sssp::run_many_queries(g, sources, lab::live(), map, {.pages = pages, .replicate = true});
         EXPECT_EQ(r.graph_copies, map.nodes_used());
         for (std::size_t i = 0; i < sources.size(); ++i)
           EXPECT_EQ(r.queries[i].reach, expected[i]) << "source " << sources[i];

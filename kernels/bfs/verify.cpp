@@ -1,11 +1,12 @@
-// bfs/validate.cpp — the Graph500 checks, in the order validate.hpp lists them.
+// bfs/verify.cpp — the Graph500 validation's checks, in the order verify.hpp lists them.
 //
 // Levels come from the parent array itself (a walk up each chain, memoised),
 // so that the tree is judged without trusting the search that made it. The
 // per-edge checks run in parallel over the input tuples; each keeps the
 // lowest failing tuple, so the message is the same whatever the team.
-#include "bfs/validate.hpp"
+#include "bfs/verify.hpp"
 
+#include <fmt/format.h>
 #include <omp.h>
 
 #include <algorithm>
@@ -14,8 +15,6 @@
 #include <cstdlib>
 #include <limits>
 #include <vector>
-
-#include <fmt/format.h>
 
 namespace ulibc::bfs {
 
@@ -63,8 +62,8 @@ Levels levels_of(Vertex root, std::span<const Vertex> parent) {
       v = p;
     }
     if (level[v] == kOnWalk) {
-      out.failure = fmt::format("check 2 (parents): following parents from {} loops at {} and never reaches the root {}",
-                                start, v, root);
+      out.failure = fmt::format(
+          "check 2 (parents): following parents from {} loops at {} and never reaches the root {}", start, v, root);
       return out;
     }
     for (int l = level[v]; !walk.empty(); walk.pop_back()) level[walk.back()] = ++l;
@@ -93,9 +92,8 @@ std::string check_tree_edges(const EdgeList& input, Vertex root, std::span<const
     if (parent[e.u] == e.v) std::atomic_ref(confirmed[e.u]).store(1, std::memory_order_relaxed);
   }
   const auto n = static_cast<std::int64_t>(parent.size());
-  const std::int64_t v = first_bad(n, threads, [&](std::int64_t v) {
-    return v != root && parent[v] != kUnreached && !confirmed[v];
-  });
+  const std::int64_t v =
+      first_bad(n, threads, [&](std::int64_t v) { return v != root && parent[v] != kUnreached && !confirmed[v]; });
   if (v == kNone) return "";
   return fmt::format("check 3 (tree edges): the tree edge {{{}, {}}} is not an edge of the input", v, parent[v]);
 }
@@ -124,8 +122,8 @@ Validation validate(const EdgeList& input, Vertex root, std::span<const Vertex> 
   });
   if (far != kNone) {
     const Edge e = input.edges[far];
-    return failed(fmt::format("check 4 (levels): the edge {{{}, {}}} joins levels {} and {}", e.u, e.v, level[e.u],
-                              level[e.v]));
+    return failed(
+        fmt::format("check 4 (levels): the edge {{{}, {}}} joins levels {} and {}", e.u, e.v, level[e.u], level[e.v]));
   }
   const std::int64_t cut = first_bad(m, threads, [&](std::int64_t i) {
     const auto [lu, lv] = at(i);

@@ -1,4 +1,4 @@
-// bfs/validate.hpp — the Graph500 specification's checks of a BFS tree.
+// bfs/verify.hpp — the BFS verifier: the Graph500 specification's validation of a BFS tree.
 //
 // Against the input tuples (self-loops and duplicates included), a parent
 // array passes when
@@ -22,10 +22,10 @@ namespace ulibc::bfs {
 
 struct Validation {
   bool valid = false;
-  std::string failure;          // the first check that failed and where ("" when valid)
-  std::int64_t edges = 0;       // input tuples inside the component: Graph500's m for TEPS
-  std::int64_t reached = 0;     // vertices in the tree
-  int depth = 0;                // the largest level
+  std::string failure;       // the first check that failed and where ("" when valid)
+  std::int64_t edges = 0;    // input tuples inside the component: Graph500's m for TEPS
+  std::int64_t reached = 0;  // vertices in the tree
+  int depth = 0;             // the largest level
 };
 
 // Runs on an OpenMP team of `threads` (0: omp_get_max_threads()).

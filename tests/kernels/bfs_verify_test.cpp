@@ -1,10 +1,11 @@
-// The Graph500 validator: accepts BFS trees, and catches a tree broken in
-// each of the five ways the specification checks.
+// bfs_verify_test.cpp — the BFS verifier, Graph500's validation, on good trees and broken ones.
+//
+// It accepts BFS trees, and catches a tree broken in each of the five ways the specification checks.
 #include <gtest/gtest.h>
 
 #include <vector>
 
-#include "bfs/validate.hpp"
+#include "bfs/verify.hpp"
 
 namespace {
 
