@@ -6,9 +6,28 @@
 # lists itself; none names a kernel's file again. Paths are absolute, so that any project can include this file.
 set(_d ${CMAKE_CURRENT_LIST_DIR})
 
+# The process's memory: what it holds, and whether a size still fits (the kernels refuse what cannot fit).
+set(ULIBC_PROCESS_MEMORY_SOURCES ${_d}/harness/process_memory.cpp ${_d}/harness/memory_check.cpp)
+
 # The graph layer (GAP-style: one header per concern). Its files: the readers and writers, which need neither
 # OpenMP nor the library (the fuzz targets build them alone), and the parallel builders and generators.
 set(ULIBC_GRAPH_FILE_SOURCES ${_d}/graph/edge_io.cpp ${_d}/graph/dimacs_io.cpp ${_d}/graph/weighted_graph.cpp
                              ${_d}/graph/csr_offsets.cpp)
 set(ULIBC_GRAPH_SOURCES ${ULIBC_GRAPH_FILE_SOURCES} ${_d}/graph/csr_graph.cpp ${_d}/graph/builder.cpp
                         ${_d}/graph/generator.cpp ${_d}/graph/road_generator.cpp)
+
+# Each kernel: its algorithm and its verifier. The harness adapter, <k>/<k>_bench.cpp, is added by ulibc_kernel()
+# in kernels/CMakeLists.txt: the programs outside the harness (the NUMA lab) leave it out.
+set(ULIBC_STREAM_SOURCES ${_d}/stream/stream.cpp ${_d}/stream/verify.cpp)
+set(ULIBC_EPCC_SOURCES ${_d}/epcc/delay.cpp ${_d}/epcc/sync_overheads.cpp ${_d}/epcc/schedule_overheads.cpp
+                       ${_d}/epcc/verify.cpp)
+set(ULIBC_ZBLAS_SOURCES ${_d}/zblas/zblas.cpp ${_d}/zblas/verify.cpp)
+set(ULIBC_BFS_SOURCES ${_d}/bfs/bfs.cpp ${_d}/bfs/search_graph.cpp ${_d}/bfs/verify.cpp ${_d}/bfs/graph500.cpp)
+set(ULIBC_SIMPATH_SOURCES
+    ${_d}/simpath/path_problem.cpp ${_d}/simpath/edge_order.cpp ${_d}/simpath/frontier.cpp ${_d}/simpath/build.cpp
+    ${_d}/simpath/reduce.cpp ${_d}/simpath/zdd.cpp ${_d}/simpath/sample.cpp ${_d}/simpath/simpath.cpp
+    ${_d}/simpath/verify.cpp)
+set(ULIBC_SSSP_SOURCES
+    ${_d}/sssp/dijkstra.cpp ${_d}/sssp/delta_stepping.cpp ${_d}/sssp/verify.cpp ${_d}/sssp/placed_graph.cpp
+    ${_d}/sssp/many_query.cpp ${_d}/sssp/road_problem.cpp ${_d}/sssp/sssp.cpp ${_d}/sssp/check_lines.cpp)
+unset(_d)

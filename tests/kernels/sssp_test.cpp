@@ -47,7 +47,7 @@ std::vector<Distance> dijkstra_distances(const WeightedGraph& g, Vertex s, Queue
   return dist;
 }
 
-TEST(Sssp, EveryAlgorithmMatchesTheReferenceOnRandomGraphs) {
+TEST(SsspLarge, EveryAlgorithmMatchesTheReferenceOnRandomGraphs) {
   std::mt19937_64 rng(7);
   for (int trial = 0; trial < 300; ++trial) {
     const Vertex n = 1 + static_cast<Vertex>(rng() % 200);
