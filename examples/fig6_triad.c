@@ -13,9 +13,8 @@
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
-
 #include <ulibc/compat.h>
+#include <unistd.h>
 
 enum { A, B, C, ARRAYS };
 

@@ -11,9 +11,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
-#include <vector>
-
 #include <ulibc.hpp>
+#include <vector>
 
 int main(int argc, char** argv) try {
   const ulibc::Topology topo = ulibc::Topology::load();

@@ -79,11 +79,16 @@ Options parse(int argc, char** argv) {
     const std::string arg = argv[i];
     const bool has_value = i + 1 < argc;
     if (arg == "--help" || arg == "-h") usage(argv[0], 0);
-    if (arg == "--threads" && has_value) o.threads = parse_count(argv[++i], "--threads", 1);
-    else if (arg == "--episodes" && has_value) o.episodes = parse_count(argv[++i], "--episodes", 1);
-    else if (arg == "--reps" && has_value) o.reps = parse_count(argv[++i], "--reps", 1);
-    else if (arg == "--groups" && has_value) o.groups = parse_count(argv[++i], "--groups", 1);
-    else usage(argv[0], 2);
+    if (arg == "--threads" && has_value)
+      o.threads = parse_count(argv[++i], "--threads", 1);
+    else if (arg == "--episodes" && has_value)
+      o.episodes = parse_count(argv[++i], "--episodes", 1);
+    else if (arg == "--reps" && has_value)
+      o.reps = parse_count(argv[++i], "--reps", 1);
+    else if (arg == "--groups" && has_value)
+      o.groups = parse_count(argv[++i], "--groups", 1);
+    else
+      usage(argv[0], 2);
   }
   if (o.groups > o.threads) {
     std::fprintf(stderr, "--groups %d: at most one group per thread (--threads %d)\n", o.groups, o.threads);

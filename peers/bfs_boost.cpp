@@ -35,7 +35,10 @@
 // usage: ulibc_peer_bfs_boost GRAPH (--roots FILE | --root V ...)
 // Exit status 2 for bad input: an unreadable or malformed graph, a root
 // outside 0..n-1 or not a number, no roots.
+#include <CLI/CLI.hpp>
 #include <algorithm>
+#include <boost/graph/breadth_first_search.hpp>
+#include <boost/graph/compressed_sparse_row_graph.hpp>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -43,17 +46,12 @@
 #include <iterator>
 #include <limits>
 #include <new>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include <CLI/CLI.hpp>
-#include <boost/graph/breadth_first_search.hpp>
-#include <boost/graph/compressed_sparse_row_graph.hpp>
-#include <nlohmann/json.hpp>
-
 #include "boost_peer.hpp"
-
 #include "graph/builder.hpp"
 #include "graph/edge_io.hpp"
 #include "ulibc/error.hpp"
@@ -71,7 +69,6 @@ struct HeadOf {
   VertexId operator()(ArcIndex arc) const { return static_cast<VertexId>(g->neighbour_array()[arc]); }
 };
 using ArcIterator = ulibc::peers::CsrArcIterator<VertexId, ArcIndex, HeadOf>;
-
 
 std::vector<long long> read_root_file(const std::string& path) {
   std::ifstream in(path);
@@ -128,8 +125,7 @@ int main(int argc, char** argv) {
     input = {};  // the tuples are no longer needed: free them before BGL copies the rows
     const auto arcs = static_cast<ArcIndex>(rows.arcs());
     Graph g(boost::edges_are_sorted, ArcIterator(rows.offsets(), 0, {&rows}),
-            ArcIterator(rows.offsets(), arcs, {&rows}), static_cast<VertexId>(n),
-            arcs);
+            ArcIterator(rows.offsets(), arcs, {&rows}), static_cast<VertexId>(n), arcs);
     rows = {};
 
     nlohmann::ordered_json searches = nlohmann::ordered_json::array();

@@ -1,4 +1,4 @@
-// Binding cost per call: ulibc::bind_current_thread, the C API's
+// binding.cpp — Binding cost per call: ulibc::bind_current_thread, the C API's
 // ulibc_set_affinity (which also checks the processor against the mapping's
 // topology) and a bare sched_setaffinity with a stack cpu_set_t, the way a
 // hand-written program binds. Two patterns: rebinding to the same processor
@@ -37,9 +37,12 @@ Options parse(int argc, char** argv) {
       if (v <= 0) throw ulibc::input_error(arg + " must be a positive integer");
       return v;
     };
-    if (arg == "--reps") o.reps = value();
-    else if (arg == "--calls") o.calls = value();
-    else throw ulibc::input_error("unknown option " + arg + " (accepted: --reps N, --calls N)");
+    if (arg == "--reps")
+      o.reps = value();
+    else if (arg == "--calls")
+      o.calls = value();
+    else
+      throw ulibc::input_error("unknown option " + arg + " (accepted: --reps N, --calls N)");
   }
   return o;
 }
@@ -67,7 +70,10 @@ void measure(const char* pattern, const int (&procs)[2], const Options& o) {
   const std::vector<std::pair<const char*, std::function<void(int)>>> ways = {
       {"sched_setaffinity", bare_bind},
       {"ulibc::bind_current_thread", [](int p) { ulibc::bind_current_thread(p); }},
-      {"ulibc_set_affinity (C)", [](int p) { if (ulibc_set_affinity(p) != 0) std::abort(); }},
+      {"ulibc_set_affinity (C)",
+       [](int p) {
+         if (ulibc_set_affinity(p) != 0) std::abort();
+       }},
   };
   std::vector<std::vector<double>> samples(ways.size());
   for (int r = 0; r < o.reps; ++r)
@@ -91,7 +97,8 @@ int main(int argc, char** argv) {
     const ulibc::CpuSet usable = ulibc::Topology::load("/", ulibc::Detail::placement).usable();
     measure("same processor", {usable.first(), usable.first()}, o);
     // A migration costs tens of microseconds: fewer calls keep the run short.
-    if (usable.count() > 1) measure("alternating", {usable.first(), usable.last()}, {o.reps, std::max(1, o.calls / 20)});
+    if (usable.count() > 1)
+      measure("alternating", {usable.first(), usable.last()}, {o.reps, std::max(1, o.calls / 20)});
     return 0;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "ulibc_peer_binding: error: %s\n", e.what());

@@ -3,13 +3,12 @@
 // reporting the Boost release and their own peak memory.
 #pragma once
 #include <boost/version.hpp>
-
 #include <cstddef>
-#include <cstdio>
-#include <new>
 #include <cstdint>
+#include <cstdio>
 #include <fstream>
 #include <iterator>
+#include <new>
 #include <string>
 #include <utility>
 #include <vector>

@@ -16,6 +16,8 @@
 // Before timing, one block of each ULIBC variant is checked: every page on the node.
 //
 // usage: ulibc_peer_memory [--reps N] [--warmup N] [--size BYTES[K|M|G]]... [--node ID]
+#include "ulibc/memory.hpp"
+
 #include <malloc.h>
 #include <numa.h>
 
@@ -29,7 +31,6 @@
 #include <vector>
 
 #include "ulibc/error.hpp"
-#include "ulibc/memory.hpp"
 
 namespace {
 
@@ -82,11 +83,16 @@ Options parse(int argc, char** argv) {
     }
     if (i + 1 >= argc) usage("missing value after " + arg);
     const std::string value = argv[++i];
-    if (arg == "--reps") o.reps = parse_count(value, 1);
-    else if (arg == "--warmup") o.warmup = parse_count(value, 0);
-    else if (arg == "--size") o.sizes.push_back(parse_size(value));
-    else if (arg == "--node") o.node = parse_count(value, 0);
-    else usage("unknown option " + arg);
+    if (arg == "--reps")
+      o.reps = parse_count(value, 1);
+    else if (arg == "--warmup")
+      o.warmup = parse_count(value, 0);
+    else if (arg == "--size")
+      o.sizes.push_back(parse_size(value));
+    else if (arg == "--node")
+      o.node = parse_count(value, 0);
+    else
+      usage("unknown option " + arg);
   }
   if (o.sizes.empty()) o.sizes = {std::size_t{16} << 20, std::size_t{256} << 20};
   return o;
@@ -116,8 +122,8 @@ void verify(const ulibc::Topology& topo, std::size_t size, int node, ulibc::Page
   touch(b.data(), b.mapped_bytes(), ulibc::page_size());
   const auto pl = ulibc::page_placement(b.data(), b.mapped_bytes());
   const std::size_t here = pl.per_node.count(node) ? pl.per_node.at(node) : 0;
-  std::printf("check: %zu of %zu pages on node %d%s%s\n", here, pl.pages, node, b.note().empty() ? "" : "; note: ",
-              b.note().c_str());
+  std::printf("check: %zu of %zu pages on node %d%s%s\n", here, pl.pages, node,
+              b.note().empty() ? "" : "; note: ", b.note().c_str());
   if (here != pl.pages) std::exit(1);
 }
 

@@ -52,6 +52,11 @@
 //                               [--variant color|no-color] [--predecessors]
 // Exit status 2 for bad input: an unreadable or malformed graph or sources
 // file, a source outside 1..n, no sources.
+#include <CLI/CLI.hpp>
+#include <boost/graph/compressed_sparse_row_graph.hpp>
+#include <boost/graph/dijkstra_shortest_paths.hpp>
+#include <boost/graph/dijkstra_shortest_paths_no_color_map.hpp>
+#include <boost/iterator/transform_iterator.hpp>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -59,19 +64,12 @@
 #include <iterator>
 #include <limits>
 #include <new>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include <CLI/CLI.hpp>
-#include <boost/graph/compressed_sparse_row_graph.hpp>
-#include <boost/graph/dijkstra_shortest_paths.hpp>
-#include <boost/graph/dijkstra_shortest_paths_no_color_map.hpp>
-#include <boost/iterator/transform_iterator.hpp>
-#include <nlohmann/json.hpp>
-
 #include "boost_peer.hpp"
-
 #include "graph/dimacs_io.hpp"
 #include "graph/weighted_graph.hpp"
 #include "ulibc/error.hpp"
@@ -93,7 +91,6 @@ struct HeadOf {
   VertexId operator()(ArcIndex arc) const { return static_cast<VertexId>(g->arcs()[arc].head); }
 };
 using ArcIterator = ulibc::peers::CsrArcIterator<VertexId, ArcIndex, HeadOf>;
-
 
 struct ArcWeight {
   Weight operator()(const ulibc::graph::Arc& a) const { return a.weight; }

@@ -121,8 +121,10 @@ int main(int argc, char** argv) {
     const std::string arg = argv[i];
     const bool has_value = i + 1 < argc;
     if (arg == "--help" || arg == "-h") usage(argv[0], 0);
-    if (arg == "--reps" && has_value) reps = parse_count(argv[++i], "--reps", 1);
-    else if (arg == "--warmup" && has_value) warmup = parse_count(argv[++i], "--warmup", 0);
+    if (arg == "--reps" && has_value)
+      reps = parse_count(argv[++i], "--reps", 1);
+    else if (arg == "--warmup" && has_value)
+      warmup = parse_count(argv[++i], "--warmup", 0);
     else if (arg == "--fsroot" && has_value) {
       std::string root = argv[++i];
       std::string label = root;
@@ -130,21 +132,24 @@ int main(int argc, char** argv) {
       if (const auto slash = label.find_last_of('/'); slash != std::string::npos && label.size() > 1)
         label = label.substr(slash + 1);
       targets.push_back({"snapshot " + label, root});
-    } else if (arg == "--no-live") live = false;
+    } else if (arg == "--no-live")
+      live = false;
     else if (arg == "--detail" && has_value) {
       const std::string d = argv[++i];
       if (d != "full" && d != "placement") usage(argv[0], 2);
       g_detail = d == "full" ? ulibc::Detail::full : ulibc::Detail::placement;
-    } else if (arg == "--hwloc-no-caches") g_hwloc_caches = false;
-    else usage(argv[0], 2);
+    } else if (arg == "--hwloc-no-caches")
+      g_hwloc_caches = false;
+    else
+      usage(argv[0], 2);
   }
   if (live) targets.insert(targets.begin(), {"live machine", ""});
   if (targets.empty()) usage(argv[0], 2);
 
-  std::printf("%-28s %6s %9s %14s %14s %14s %14s %8s %8s\n", "machine", "reps", "PUs u/h", "ulibc median",
-              "ulibc min", "hwloc median", "hwloc min", "ratio", "ratio");
-  std::printf("%-28s %6s %9s %14s %14s %14s %14s %8s %8s\n", "", "", "", "(us)", "(us)", "(us)", "(us)",
-              "median", "min");
+  std::printf("%-28s %6s %9s %14s %14s %14s %14s %8s %8s\n", "machine", "reps", "PUs u/h", "ulibc median", "ulibc min",
+              "hwloc median", "hwloc min", "ratio", "ratio");
+  std::printf("%-28s %6s %9s %14s %14s %14s %14s %8s %8s\n", "", "", "", "(us)", "(us)", "(us)", "(us)", "median",
+              "min");
   std::fflush(stdout);
   for (const auto& t : targets) {
     if (t.root.empty())
@@ -179,10 +184,8 @@ int main(int argc, char** argv) {
     const Stats us = stats_of(u), hs = stats_of(h);
     const std::string pus = std::to_string(uc.pus) + "/" + std::to_string(hc.pus);
     std::printf("%-28s %6d %9s %14.1f %14.1f %14.1f %14.1f %7.1fx %7.1fx\n", t.label.c_str(), reps, pus.c_str(),
-                us.median_us, us.min_us, hs.median_us, hs.min_us, hs.median_us / us.median_us,
-                hs.min_us / us.min_us);
-    if (uc.nodes != hc.nodes)
-      std::printf("  note: ulibc sees %d NUMA nodes, hwloc %d\n", uc.nodes, hc.nodes);
+                us.median_us, us.min_us, hs.median_us, hs.min_us, hs.median_us / us.median_us, hs.min_us / us.min_us);
+    if (uc.nodes != hc.nodes) std::printf("  note: ulibc sees %d NUMA nodes, hwloc %d\n", uc.nodes, hc.nodes);
     std::fflush(stdout);
   }
   std::printf("PUs u/h: online processors seen by ulibc / hwloc.  ratio: hwloc time / ulibc time.\n");

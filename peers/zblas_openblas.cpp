@@ -1,6 +1,6 @@
 // peers/zblas_openblas.cpp — the zblas kernels against OpenBLAS, side by side.
 //
-// For zdotc, zaxpy, dznrm2 and zgemv (op = N, T, C), at the seed paper's size
+// For zdotc, zaxpy, dznrm2 and zgemv (op = N, T, C), at Nishida et al.'s size
 // (vectors of 65536 = 256^2, a 65536 x 4 matrix) and at a memory-bound one
 // (4M, 4M x 4), both libraries run on the same operands with T threads
 // (default 2): ULIBC's kernels on an OpenMP team bound by the scatter

@@ -32,9 +32,9 @@ void bind_current_thread(const Placement& place);
 // Does nothing for a thread ULIBC never bound.
 void restore_affinity();
 
-CpuSet current_affinity();     // the calling thread's mask now
+CpuSet current_affinity();         // the calling thread's mask now
 CpuSet affinity_before_binding();  // its mask before ULIBC bound it (now, if never)
-int current_processor();       // sched_getcpu(), -1 where unsupported
+int current_processor();           // sched_getcpu(), -1 where unsupported
 
 // Binding set from outside ULIBC: OpenMP's binding variables and
 // a process mask narrower than the online processors (taskset, a cpuset).

@@ -54,8 +54,15 @@ class CpuSet {
     iterator() = default;
     iterator(const CpuSet* s, int id) : set_(s), id_(id) {}
     int operator*() const { return id_; }
-    iterator& operator++() { id_ = set_->next(id_); return *this; }
-    iterator operator++(int) { auto old = *this; ++*this; return old; }
+    iterator& operator++() {
+      id_ = set_->next(id_);
+      return *this;
+    }
+    iterator operator++(int) {
+      auto old = *this;
+      ++*this;
+      return old;
+    }
     bool operator==(const iterator& o) const { return id_ == o.id_; }
 
    private:

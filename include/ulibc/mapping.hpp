@@ -43,9 +43,9 @@ class Policy {
 // are -1 and every thread is in node index 0.
 struct Placement {
   int thread = 0;
-  int proc = -1;        // OS processor id
-  int node = -1;        // NUMA node id
-  int node_index = 0;   // dense rank among the nodes this mapping uses, by node id
+  int proc = -1;       // OS processor id
+  int node = -1;       // NUMA node id
+  int node_index = 0;  // dense rank among the nodes this mapping uses, by node id
   int package = -1;
   int core_id = -1;     // kernel core_id
   int core_index = -1;  // dense rank of the core within its node
@@ -67,7 +67,7 @@ class Mapping {
   const Placement& operator[](int thread) const { return threads_.at(static_cast<std::size_t>(thread)); }
 
   int nodes_used() const { return static_cast<int>(node_ids_.size()); }
-  const std::vector<int>& node_ids() const { return node_ids_; }  // node index → node id
+  const std::vector<int>& node_ids() const { return node_ids_; }                  // node index → node id
   const std::vector<int>& threads_per_node() const { return threads_per_node_; }  // by node index
   int max_cores_per_node() const;    // the paper's Table 4 "cores per node"
   int max_threads_per_core() const;  // ... and "threads per core"

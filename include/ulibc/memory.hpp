@@ -24,9 +24,9 @@ enum class MemBind {
 };
 
 enum class PageKind {
-  normal,           // base pages
-  transparent_huge, // THP by madvise(MADV_HUGEPAGE), 2 MiB aligned
-  explicit_huge,    // hugetlbfs pages (MAP_HUGETLB), from the reserved pool
+  normal,            // base pages
+  transparent_huge,  // THP by madvise(MADV_HUGEPAGE), 2 MiB aligned
+  explicit_huge,     // hugetlbfs pages (MAP_HUGETLB), from the reserved pool
 };
 
 struct MemOptions {
@@ -45,9 +45,9 @@ class NumaBuffer {
   ~NumaBuffer();
 
   void* data() const { return data_; }
-  std::size_t size() const { return size_; }  // bytes asked for
+  std::size_t size() const { return size_; }            // bytes asked for
   std::size_t mapped_bytes() const { return mapped_; }  // whole pages actually mapped
-  PageKind pages() const { return pages_; }   // what it got
+  PageKind pages() const { return pages_; }             // what it got
   // Why it got other pages or nodes than asked ("node 1 has 0 free 2048 kB
   // huge pages, 3 needed: transparent huge pages instead"; "node 2 has no
   // memory: preferring node 0"); "" when it got what was asked.
@@ -89,9 +89,9 @@ int nearest_memory_node(const Topology& topo, int node);
 // allocating anything (move_pages with no target nodes). Error(input) when
 // the range is not entirely mapped.
 struct PagePlacement {
-  std::size_t pages = 0;                   // pages in the range
-  std::map<int, std::size_t> per_node;     // node id → pages present there
-  std::size_t absent = 0;                  // not yet written (only read: the zero page), or swapped out
+  std::size_t pages = 0;                // pages in the range
+  std::map<int, std::size_t> per_node;  // node id → pages present there
+  std::size_t absent = 0;               // not yet written (only read: the zero page), or swapped out
 };
 PagePlacement page_placement(const void* addr, std::size_t bytes);
 

@@ -58,7 +58,10 @@ class NodeArray {
     struct iterator {
       std::size_t i;
       std::size_t operator*() const { return i; }
-      iterator& operator++() { ++i; return *this; }
+      iterator& operator++() {
+        ++i;
+        return *this;
+      }
       bool operator==(const iterator&) const = default;
     };
     iterator begin() const { return {r_.begin}; }

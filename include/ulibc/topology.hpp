@@ -74,10 +74,10 @@ class Topology {
   const std::vector<Processor>& processors() const { return processors_; }  // by id
   const std::vector<Node>& nodes() const { return nodes_; }                 // by id
   const std::vector<Package>& packages() const { return packages_; }        // by id
-  const std::vector<Cache>& caches() const { return caches_; }  // by level, then first processor
+  const std::vector<Cache>& caches() const { return caches_; }              // by level, then first processor
 
-  const Processor* processor(int id) const;  // nullptr if unknown
-  const Node* node(int id) const;            // nullptr if unknown
+  const Processor* processor(int id) const;        // nullptr if unknown
+  const Node* node(int id) const;                  // nullptr if unknown
   int distance(int from_node, int to_node) const;  // -1 if either node is unknown
 
   CpuSet all() const;

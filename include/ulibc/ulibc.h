@@ -39,9 +39,9 @@ int ulibc_set_mapping(const char *policy, int nthreads);
 /* The current policy's name; NULL on error. Valid until the mapping changes. */
 const char *ulibc_get_policy_name(void);
 
-int ulibc_get_num_threads(void); /* threads in the mapping */
-int ulibc_get_num_procs(void);   /* usable processors: online and allowed */
-int ulibc_get_num_nodes(void);   /* NUMA nodes of the machine */
+int ulibc_get_num_threads(void);                 /* threads in the mapping */
+int ulibc_get_num_procs(void);                   /* usable processors: online and allowed */
+int ulibc_get_num_nodes(void);                   /* NUMA nodes of the machine */
 int ulibc_get_online_numa_nodes(void);           /* nodes the mapping uses */
 int ulibc_get_numa_online_cores(int node_index); /* threads mapped to that node */
 
@@ -94,10 +94,10 @@ static inline int ulibc_bind_openmp_team(void) {
 /* Node-local memory: page aligned, NULL with ulibc_last_error()
  * on failure, released with ulibc_lfree. */
 enum ulibc_mem_flags {
-  ULIBC_MEM_STRICT = 0,        /* only the node(s) asked for */
-  ULIBC_MEM_PREFERRED = 1,     /* the node first, others when it cannot */
-  ULIBC_MEM_THP = 2,           /* transparent huge pages */
-  ULIBC_MEM_HUGETLB = 4        /* explicit huge pages, falling back to THP, then base pages */
+  ULIBC_MEM_STRICT = 0,    /* only the node(s) asked for */
+  ULIBC_MEM_PREFERRED = 1, /* the node first, others when it cannot */
+  ULIBC_MEM_THP = 2,       /* transparent huge pages */
+  ULIBC_MEM_HUGETLB = 4    /* explicit huge pages, falling back to THP, then base pages */
 };
 /* size bytes on node index node_index of the current mapping (strict). */
 void *ulibc_lmalloc(size_t size, int node_index);

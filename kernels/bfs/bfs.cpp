@@ -8,9 +8,10 @@
 // thread makes the same decision after it.
 #include "bfs/bfs.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <bit>
-#include <fmt/format.h>
 
 #include "bfs/frontier.hpp"
 #include "bfs/search_graph.hpp"
@@ -330,8 +331,8 @@ class Searcher {
 
   // Appends a block to part p's queue, after the part's current window.
   void append(int p, std::span<const Vertex> block) {
-    const std::int64_t at = e_.appends[p].added[slot(phase_)].fetch_add(static_cast<std::int64_t>(block.size()),
-                                                                         std::memory_order_relaxed);
+    const std::int64_t at =
+        e_.appends[p].added[slot(phase_)].fetch_add(static_cast<std::int64_t>(block.size()), std::memory_order_relaxed);
     std::copy(block.begin(), block.end(), s_.queue.data() + l_.first(p) + end_[static_cast<std::size_t>(p)] + at);
   }
   struct Appender {
@@ -359,9 +360,9 @@ class Searcher {
   const Params params_;
 
   int phase_ = 0;
-  int cur_ = 0;                    // which of s_.bits is the current frontier
-  std::vector<std::int64_t> end_;  // by part: where its queue's last window ends
-  Interval window_;                // this part's last window: its frontier, top-down
+  int cur_ = 0;                                     // which of s_.bits is the current frontier
+  std::vector<std::int64_t> end_;                   // by part: where its queue's last window ends
+  Interval window_;                                 // this part's last window: its frontier, top-down
   std::int64_t found_ = 0, scout_ = 0;              // this thread's, in the current phase
   std::int64_t found_total_ = 0, scout_total_ = 0;  // the team's, in the last phase
 };

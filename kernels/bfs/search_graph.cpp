@@ -68,8 +68,11 @@ SearchGraph::SearchGraph(const CsrGraph& g, const Layout& layout, const Topology
     offsets_.emplace_back(topo, std::vector<std::size_t>{vertices + 1}, node);
     neighbours_.emplace_back(topo, std::vector<std::size_t>{arcs}, node);
     top_.emplace_back(topo, std::vector<std::size_t>{vertices}, node);
-    parts_.push_back({.first = layout.first(p), .last = layout.last(p), .offsets = offsets_.back().data(),
-                      .neighbours = neighbours_.back().data(), .top = top_.back().data()});
+    parts_.push_back({.first = layout.first(p),
+                      .last = layout.last(p),
+                      .offsets = offsets_.back().data(),
+                      .neighbours = neighbours_.back().data(),
+                      .top = top_.back().data()});
   }
   run_parallel(layout, [&](int t) { copy_slice(g, layout, t); });
 }

@@ -37,9 +37,7 @@ int team_size(int threads) { return threads > 0 ? threads : omp_get_max_threads(
 struct Block {
   std::int64_t begin, end;
 };
-Block block_of(std::int64_t n, int tid, int team) {
-  return {n * tid / team, n * (tid + 1) / team};
-}
+Block block_of(std::int64_t n, int tid, int team) { return {n * tid / team, n * (tid + 1) / team}; }
 
 // Replaces a[i] by a[0] + ... + a[i-1] and returns the sum of all: each thread
 // sums its block, one pass over the block sums gives each block's start, and
@@ -87,16 +85,14 @@ std::int64_t first_bad_tuple(const std::vector<Edge>& edges, std::int64_t n, int
 void check_input(const EdgeList& input, int threads) {
   const std::int64_t n = input.vertices;
   if (n < 0 || n > kMaxVertices)
-    throw input_error(fmt::format("edge list: {} vertices, outside the 0..{} that 32-bit ids allow", n,
-                                  kMaxVertices));
+    throw input_error(fmt::format("edge list: {} vertices, outside the 0..{} that 32-bit ids allow", n, kMaxVertices));
   const std::int64_t i = first_bad_tuple(input.edges, n, threads);
   if (i < 0) return;
   const Edge e = input.edges[static_cast<std::size_t>(i)];
   const Vertex bad = (e.u < 0 || e.u >= n) ? e.u : e.v;
   if (bad < 0) throw input_error(fmt::format("edge {}: vertex {} is negative", i, bad));
   throw input_error(n == 0 ? fmt::format("edge {}: vertex {} is beyond the 0 vertices (the graph has none)", i, bad)
-                           : fmt::format("edge {}: vertex {} is beyond the {} vertices (ids 0..{})", i, bad, n,
-                                         n - 1));
+                           : fmt::format("edge {}: vertex {} is beyond the {} vertices (ids 0..{})", i, bad, n, n - 1));
 }
 
 // The arcs of every tuple but the self-loops, grouped by source vertex, each
@@ -194,7 +190,8 @@ void sort_ids(std::span<Vertex> list, int bits, std::vector<Vertex>& scratch) {
 // Kronecker degrees are heavily skewed, so equal vertex counts are unequal work.
 EdgeIndex sort_and_dedupe(Scattered& s, std::int64_t n, std::span<EdgeIndex> degree, int threads) {
   EdgeIndex distinct = 0;
-  const int bits = n > 1 ? static_cast<int>(std::bit_width(static_cast<std::uint64_t>(n - 1))) : 0;  // of the largest id
+  const int bits =
+      n > 1 ? static_cast<int>(std::bit_width(static_cast<std::uint64_t>(n - 1))) : 0;  // of the largest id
 #pragma omp parallel num_threads(threads) reduction(+ : distinct)
   {
     std::vector<Vertex> scratch;  // the radix sort's, grown to the longest list this thread sorts

@@ -14,8 +14,8 @@ CsrGraph::CsrGraph(std::vector<EdgeIndex> offsets, std::vector<Vertex> neighbour
   const Vertex n = vertices();
   for (std::size_t i = 0; i < neighbours_.size(); ++i)
     if (neighbours_[i] < 0 || neighbours_[i] >= n)
-      throw input_error(fmt::format("CSR graph: neighbour {} at position {} is not a vertex (0..{})", neighbours_[i],
-                                    i, n - 1));
+      throw input_error(
+          fmt::format("CSR graph: neighbour {} at position {} is not a vertex (0..{})", neighbours_[i], i, n - 1));
 }
 
 }  // namespace ulibc::graph

@@ -32,9 +32,7 @@ class CsrGraph {
   const std::vector<EdgeIndex>& offsets() const { return offsets_; }
   const std::vector<Vertex>& neighbour_array() const { return neighbours_; }
   // Bytes of the two arrays: what the graph costs in memory.
-  std::size_t bytes() const {
-    return offsets_.size() * sizeof(EdgeIndex) + neighbours_.size() * sizeof(Vertex);
-  }
+  std::size_t bytes() const { return offsets_.size() * sizeof(EdgeIndex) + neighbours_.size() * sizeof(Vertex); }
 
  private:
   std::vector<EdgeIndex> offsets_;

@@ -12,8 +12,8 @@ void check_csr_offsets(std::string_view what, const std::vector<EdgeIndex>& offs
   if (offsets.empty() || offsets.front() != 0)
     throw input_error(fmt::format("{}: the offsets must start with 0", what));
   if (static_cast<std::int64_t>(offsets.size() - 1) > kMaxVertices)
-    throw input_error(fmt::format("{}: {} vertices, more than the {} that 32-bit ids allow", what, offsets.size() - 1,
-                                  kMaxVertices));
+    throw input_error(
+        fmt::format("{}: {} vertices, more than the {} that 32-bit ids allow", what, offsets.size() - 1, kMaxVertices));
   if (offsets.back() != static_cast<EdgeIndex>(entries))
     throw input_error(
         fmt::format("{}: the offsets end at {} but there are {} {}", what, offsets.back(), entries, entry_name));

@@ -63,19 +63,50 @@ struct Layout {
   int fields;                              // the numbers on a body line
 };
 
-constexpr Layout kGraph{.file = ".gr", .kind = "sp", .problem = "p sp N M",
-                        .counts = {"vertex count", "arc count"}, .count_fields = 2, .counts_vertices = true,
-                        .type = 'a', .item = "arc", .items = "arcs", .form = "a U V W", .fields = 3};
-constexpr Layout kCoordinates{.file = ".co", .kind = "aux sp co", .problem = "p aux sp co N",
-                              .counts = {"vertex count"}, .count_fields = 1, .counts_vertices = true,
-                              .type = 'v', .item = "coordinate line", .items = "coordinate lines",
-                              .form = "v ID X Y", .fields = 3};
-constexpr Layout kSources{.file = ".ss", .kind = "aux sp ss", .problem = "p aux sp ss K",
-                          .counts = {"source count"}, .count_fields = 1, .counts_vertices = false,
-                          .type = 's', .item = "source", .items = "sources", .form = "s ID", .fields = 1};
-constexpr Layout kPairs{.file = ".p2p", .kind = "aux sp p2p", .problem = "p aux sp p2p K",
-                        .counts = {"query count"}, .count_fields = 1, .counts_vertices = false,
-                        .type = 'q', .item = "query", .items = "queries", .form = "q S T", .fields = 2};
+constexpr Layout kGraph{.file = ".gr",
+                        .kind = "sp",
+                        .problem = "p sp N M",
+                        .counts = {"vertex count", "arc count"},
+                        .count_fields = 2,
+                        .counts_vertices = true,
+                        .type = 'a',
+                        .item = "arc",
+                        .items = "arcs",
+                        .form = "a U V W",
+                        .fields = 3};
+constexpr Layout kCoordinates{.file = ".co",
+                              .kind = "aux sp co",
+                              .problem = "p aux sp co N",
+                              .counts = {"vertex count"},
+                              .count_fields = 1,
+                              .counts_vertices = true,
+                              .type = 'v',
+                              .item = "coordinate line",
+                              .items = "coordinate lines",
+                              .form = "v ID X Y",
+                              .fields = 3};
+constexpr Layout kSources{.file = ".ss",
+                          .kind = "aux sp ss",
+                          .problem = "p aux sp ss K",
+                          .counts = {"source count"},
+                          .count_fields = 1,
+                          .counts_vertices = false,
+                          .type = 's',
+                          .item = "source",
+                          .items = "sources",
+                          .form = "s ID",
+                          .fields = 1};
+constexpr Layout kPairs{.file = ".p2p",
+                        .kind = "aux sp p2p",
+                        .problem = "p aux sp p2p K",
+                        .counts = {"query count"},
+                        .count_fields = 1,
+                        .counts_vertices = false,
+                        .type = 'q',
+                        .item = "query",
+                        .items = "queries",
+                        .form = "q S T",
+                        .fields = 2};
 
 using Counts = std::array<std::int64_t, 2>;
 using Numbers = std::array<std::string_view, 3>;  // a body line's fields
@@ -275,9 +306,10 @@ void check_writable(const std::string& path, std::string_view what, std::size_t 
                             std::uint64_t arcs) {
   const std::string held =
       offsets <= h.vertices ? fmt::format("{} offsets", offsets) : fmt::format("all offsets and {} arcs", arcs);
-  throw input_error(fmt::format("{}: truncated: the header declares {} vertices ({} offsets) and {} arcs, but the file "
-                                "ends after {}",
-                                source, h.vertices, h.vertices + 1, h.count, held));
+  throw input_error(
+      fmt::format("{}: truncated: the header declares {} vertices ({} offsets) and {} arcs, but the file "
+                  "ends after {}",
+                  source, h.vertices, h.vertices + 1, h.count, held));
 }
 
 [[noreturn]] void trailing(const std::string& source, std::uint64_t bytes, std::uint64_t arcs) {
@@ -406,9 +438,10 @@ Coordinates read_dimacs_coordinates(const std::string& path, std::int64_t vertic
 
 void write_dimacs_coordinates(const Coordinates& c, const std::string& path) {
   if (c.x.size() != c.y.size() || c.x.size() > static_cast<std::size_t>(kMaxVertices))
-    throw input_error(fmt::format("cannot write {}: {} x and {} y coordinates, not a pair for each of at most {} "
-                                  "vertices",
-                                  path, c.x.size(), c.y.size(), kMaxVertices));
+    throw input_error(
+        fmt::format("cannot write {}: {} x and {} y coordinates, not a pair for each of at most {} "
+                    "vertices",
+                    path, c.x.size(), c.y.size(), kMaxVertices));
   write_dimacs(path, fmt::format("ULIBC coordinates: {} vertices", c.x.size()),
                fmt::format("p aux sp co {}", c.x.size()), [&](LineWriter& out) {
                  for (std::size_t v = 0; v < c.x.size(); ++v)

@@ -38,8 +38,8 @@ constexpr std::int64_t kMaxId = kMaxVertices - 1;
 // The first edge with an id outside 0..vertices-1, or -1.
 std::int64_t first_bad_edge(const EdgeList& list) {
   const auto bad = [n = list.vertices](Vertex id) { return id < 0 || id >= n; };
-  const auto it = std::find_if(list.edges.begin(), list.edges.end(),
-                               [&](const Edge& e) { return bad(e.u) || bad(e.v); });
+  const auto it =
+      std::find_if(list.edges.begin(), list.edges.end(), [&](const Edge& e) { return bad(e.u) || bad(e.v); });
   return it == list.edges.end() ? -1 : it - list.edges.begin();
 }
 
@@ -113,8 +113,8 @@ class TextReader {
     if (!n && !out_of_range) fail(line_, "'# Nodes:' is not followed by a vertex count");
     if (n ? *n < 0 : count[0] == '-') fail(line_, fmt::format("{} declares a negative vertex count", declaration));
     if (!n || *n > kMaxVertices)
-      fail(line_, fmt::format("{} declares more than the {} vertices that 32-bit ids allow", declaration,
-                              kMaxVertices));
+      fail(line_,
+           fmt::format("{} declares more than the {} vertices that 32-bit ids allow", declaration, kMaxVertices));
     if (declared_ && *declared_ != *n)
       fail(line_, fmt::format("{} contradicts '# Nodes: {}' on line {}", declaration, *declared_, declared_line_));
     declared_ = *n;
@@ -191,8 +191,7 @@ EdgeList read_binary_edges(std::istream& in, const std::string& source) {
 
 EdgeList read_edges(const std::string& path) {
   std::ifstream in = open_input(path);
-  const bool binary =
-      starts_with_magic(in, kMagic, path, "read a pipe with read_text_edges or read_binary_edges");
+  const bool binary = starts_with_magic(in, kMagic, path, "read a pipe with read_text_edges or read_binary_edges");
   return binary ? read_binary_edges(in, path) : read_text_edges(in, path);
 }
 

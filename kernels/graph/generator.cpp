@@ -31,8 +31,7 @@ namespace {
 // 2^-32 is far below anything a graph of 2^30 vertices can show.
 struct Quadrants {
   std::uint64_t a, ab, abc;
-  explicit Quadrants(const KroneckerParams& p)
-      : a(fixed(p.a)), ab(fixed(p.a + p.b)), abc(fixed(p.a + p.b + p.c)) {}
+  explicit Quadrants(const KroneckerParams& p) : a(fixed(p.a)), ab(fixed(p.a + p.b)), abc(fixed(p.a + p.b + p.c)) {}
   static std::uint64_t fixed(double x) { return static_cast<std::uint64_t>(std::llround(std::min(x, 1.0) * 0x1p32)); }
   // 0..3: the row bit times 2 plus the column bit.
   unsigned pick(std::uint32_t r) const { return (r >= a) + (r >= ab) + (r >= abc); }
@@ -95,9 +94,10 @@ void check(const KroneckerParams& p) {
   // Written so that NaN fails too. A small tolerance lets A+B+C round to just above 1.
   const bool each_ok = p.a >= 0 && p.b >= 0 && p.c >= 0;
   if (!each_ok || !(p.a + p.b + p.c <= 1 + 1e-9))
-    throw input_error(fmt::format("Kronecker probabilities A={} B={} C={} are not a distribution: each must be at "
-                                  "least 0 and A+B+C at most 1 (D = 1-A-B-C)",
-                                  p.a, p.b, p.c));
+    throw input_error(
+        fmt::format("Kronecker probabilities A={} B={} C={} are not a distribution: each must be at "
+                    "least 0 and A+B+C at most 1 (D = 1-A-B-C)",
+                    p.a, p.b, p.c));
 }
 
 EdgeList kronecker(const KroneckerParams& p, int threads) {

@@ -160,8 +160,7 @@ std::vector<std::int64_t> chunk_offsets(const Grid& grid, std::int64_t n, int te
   return first;
 }
 
-void write_arcs(const Grid& grid, std::int64_t n, int team, const std::vector<std::int64_t>& first,
-                WeightedArc* arcs) {
+void write_arcs(const Grid& grid, std::int64_t n, int team, const std::vector<std::int64_t>& first, WeightedArc* arcs) {
   for_each_chunk(n, team, [&](std::int64_t i, std::int64_t begin, std::int64_t end) {
     WeightedArc* out = arcs + first[static_cast<std::size_t>(i)];
     grid.for_each_arc(begin, end, [&](std::int64_t tail, std::int64_t head, auto&& weight) {

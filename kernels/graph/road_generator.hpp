@@ -49,8 +49,8 @@ struct RoadParams {
 void check(const RoadParams& p);
 
 struct RoadNetwork {
-  ArcList arcs;              // ordered by tail, then head; rows * cols vertices
-  Coordinates coordinates;   // one place per vertex
+  ArcList arcs;             // ordered by tail, then head; rows * cols vertices
+  Coordinates coordinates;  // one place per vertex
 };
 
 // The network, filled on an OpenMP team of `threads` (0: omp_get_max_threads()).

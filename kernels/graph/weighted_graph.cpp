@@ -20,8 +20,8 @@ WeightedGraph::WeightedGraph(std::vector<EdgeIndex> offsets, std::vector<Arc> ar
       throw input_error(
           fmt::format("weighted graph: arc {} heads to {}, not a vertex (0..{})", i, arcs_[i].head, n - 1));
   if (!arcs_.empty()) {
-    const auto [lo, hi] = std::minmax_element(arcs_.begin(), arcs_.end(),
-                                              [](const Arc& a, const Arc& b) { return a.weight < b.weight; });
+    const auto [lo, hi] =
+        std::minmax_element(arcs_.begin(), arcs_.end(), [](const Arc& a, const Arc& b) { return a.weight < b.weight; });
     min_weight_ = lo->weight;
     max_weight_ = hi->weight;
   }

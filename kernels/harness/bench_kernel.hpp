@@ -8,11 +8,10 @@
 #pragma once
 #include <limits>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "ulibc/mapping.hpp"
 #include "ulibc/topology.hpp"
@@ -34,7 +33,7 @@ struct Measurement {
   Better better = Better::higher;
   double value = 0;  // the reported figure; the kernel says which (STREAM: best, EPCC: mean)
   double ci95 = std::numeric_limits<double>::quiet_NaN();  // ± half-width of a 95% interval, NaN if none
-  std::vector<double> reps;  // every repetition in `unit`, in the order measured
+  std::vector<double> reps;                                // every repetition in `unit`, in the order measured
   // The same figure in other units: {"cycles", 412.0}, {"GB/s", 25.1}.
   std::vector<std::pair<std::string, double>> also;
 };

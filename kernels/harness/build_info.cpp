@@ -1,3 +1,4 @@
+// harness/build_info.cpp — how the kernels were built, for the benchmark record.
 #include "harness/build_info.hpp"
 
 namespace ulibc::harness {

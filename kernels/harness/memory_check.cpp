@@ -1,11 +1,12 @@
+// harness/memory_check.cpp — refusing, before allocating, a problem that cannot fit.
 #include "harness/memory_check.hpp"
-
-#include <limits>
 
 #include <fmt/format.h>
 
-#include "ulibc/error.hpp"
+#include <limits>
+
 #include "harness/process_memory.hpp"
+#include "ulibc/error.hpp"
 
 namespace ulibc::harness {
 
@@ -22,8 +23,8 @@ void require_memory(std::uint64_t bytes, const std::string& what) {
   const std::uint64_t available = available_memory();
   if (bytes != kOverflow && (available == 0 || bytes <= available)) return;
   const std::string needed = bytes == kOverflow ? "more than 16 EiB" : format_bytes(bytes);
-  throw input_error(fmt::format("{} need {}, but only {} is available (MemAvailable)", what, needed,
-                                format_bytes(available)));
+  throw input_error(
+      fmt::format("{} need {}, but only {} is available (MemAvailable)", what, needed, format_bytes(available)));
 }
 
 }  // namespace ulibc::harness

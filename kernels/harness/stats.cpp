@@ -2,12 +2,11 @@
 #include "harness/stats.hpp"
 
 #include <algorithm>
+#include <boost/math/distributions/students_t.hpp>
 #include <cmath>
 #include <limits>
 #include <numeric>
 #include <vector>
-
-#include <boost/math/distributions/students_t.hpp>
 
 namespace ulibc::harness {
 
@@ -73,7 +72,9 @@ Measurement measurement_of(std::string name, std::string unit, Better better, st
   Measurement m{.name = std::move(name), .unit = std::move(unit), .better = better, .reps = std::move(reps)};
   if (m.reps.empty()) return m;
   switch (summary) {
-    case Summary::best_after_first: m.value = best_after_first(m.reps, better); break;
+    case Summary::best_after_first:
+      m.value = best_after_first(m.reps, better);
+      break;
     case Summary::mean:
       m.value = mean(m.reps);
       m.ci95 = ci95_half_width(m.reps);
@@ -82,7 +83,9 @@ Measurement measurement_of(std::string name, std::string unit, Better better, st
       m.value = median(m.reps);
       m.ci95 = ci95_half_width(m.reps);
       break;
-    case Summary::harmonic_mean: set_harmonic_mean(m); break;
+    case Summary::harmonic_mean:
+      set_harmonic_mean(m);
+      break;
   }
   return m;
 }

@@ -21,7 +21,7 @@ struct SweepPlan {
 
 // One kernel run under one policy and thread count.
 struct RunRecord {
-  std::string policy;     // Policy::name()
+  std::string policy;  // Policy::name()
   int threads = 0;
   std::vector<int> cpus;  // processor of each thread right after binding; empty when not bound
   std::string not_bound;  // why the team ran unbound under a binding policy (OpenMP's variables respected)
@@ -29,7 +29,7 @@ struct RunRecord {
   std::string error;      // what the kernel threw; the sweep goes on, so earlier runs are not lost
   double seconds = 0;     // wall time of the run, checks included
   std::vector<RunResult> results;
-  bool valid() const;     // ran, every result's check passed, and the placement held
+  bool valid() const;  // ran, every result's check passed, and the placement held
 };
 
 // The headline figure of a run: the best of its variants' headline measurement.
@@ -39,11 +39,11 @@ const Measurement& headline_of(const RunRecord& run, const std::string& headline
 // The choice of --policy best at one thread count.
 struct TuneChoice {
   int threads = 0;
-  std::vector<std::size_t> runs;  // indices, into the records, of the candidate runs
-  std::string best;               // its policy name
-  std::string runner_up;          // "" when there was a single distinct placement
-  double margin = 0;              // how much better the best is than the runner-up (0.031 = 3.1%)
-  std::vector<std::string> notes; // "compact gives the same placement as scatter: measured once"
+  std::vector<std::size_t> runs;   // indices, into the records, of the candidate runs
+  std::string best;                // its policy name
+  std::string runner_up;           // "" when there was a single distinct placement
+  double margin = 0;               // how much better the best is than the runner-up (0.031 = 3.1%)
+  std::vector<std::string> notes;  // "compact gives the same placement as scatter: measured once"
 };
 
 // Reports progress on stderr once a sweep has run for a few seconds, so short

@@ -1,3 +1,4 @@
+// harness/timer.cpp — wall-clock timing for kernels, and cycles for EPCC.
 #include "harness/timer.hpp"
 
 #include <thread>

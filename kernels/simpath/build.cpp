@@ -1,14 +1,13 @@
 // simpath/build.cpp — the sequential search and the edge-based pipeline.
 #include "simpath/build.hpp"
 
+#include <fmt/format.h>
 #include <omp.h>
 
 #include <array>
 #include <atomic>
 #include <memory>
 #include <thread>
-
-#include <fmt/format.h>
 
 #include "harness/process_memory.hpp"
 #include "simpath/request_queue.hpp"
@@ -55,8 +54,10 @@ bool expand(const FrontierPlan& plan, int i, LevelNodes& nodes, std::uint64_t in
     int step = i + 1;
     Outcome o = child(plan.step(i), bytes(state), take, bytes(out));
     if (o == Outcome::node) o = skip_untakeable(plan, step, out);
-    if (o != Outcome::node) (take ? nodes[index].hi : nodes[index].lo) = terminal(o);
-    else if (!deliver(index, take, step, out)) return false;
+    if (o != Outcome::node)
+      (take ? nodes[index].hi : nodes[index].lo) = terminal(o);
+    else if (!deliver(index, take, step, out))
+      return false;
   }
   return true;
 }
@@ -122,8 +123,7 @@ class SequentialSearch {
       return;
     }
     StateTable& first = table(root.step, 1);
-    if (add_state(first, d_.levels[root.step], root.state, first.hash(root.state), budget_).index ==
-        StateTable::kFull)
+    if (add_state(first, d_.levels[root.step], root.state, first.hash(root.state), budget_).index == StateTable::kFull)
       out_of_memory(plan_, root.step, d_.levels, budget_);
     d_.root = make_ref(root.step, 0);
     for (int i = root.step; i < plan_.steps(); ++i) {
@@ -198,7 +198,12 @@ class SequentialSearch {
 class EdgeBasedSearch {
  public:
   EdgeBasedSearch(const FrontierPlan& plan, Diagram& d, MemoryBudget& budget, int threads)
-      : plan_(plan), d_(d), budget_(budget), threads_(threads), m_(plan.steps()), failed_step_(m_),
+      : plan_(plan),
+        d_(d),
+        budget_(budget),
+        threads_(threads),
+        m_(plan.steps()),
+        failed_step_(m_),
         max_skip_(threads, 1) {}
 
   void run();
@@ -377,8 +382,10 @@ Diagram build_diagram(const FrontierPlan& plan, int threads, MemoryBudget& budge
   Diagram d;
   d.levels.resize(static_cast<std::size_t>(plan.steps()));
   if (plan.steps() == 0) return d;  // no edges: no path (the root is the 0-terminal)
-  if (threads == 1) SequentialSearch(plan, d, budget).run();
-  else EdgeBasedSearch(plan, d, budget, threads).run();
+  if (threads == 1)
+    SequentialSearch(plan, d, budget).run();
+  else
+    EdgeBasedSearch(plan, d, budget, threads).run();
   return d;
 }
 

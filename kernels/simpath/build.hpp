@@ -31,9 +31,9 @@
 namespace ulibc::simpath::detail {
 
 struct Diagram {
-  std::vector<LevelNodes> levels;  // levels[i]: the nodes deciding edge i
-  NodeRef root = kZero;            // a terminal when no edge can be taken
-  int max_skip = 1;                // the most steps between a node and a child
+  std::vector<LevelNodes> levels;             // levels[i]: the nodes deciding edge i
+  NodeRef root = kZero;                       // a terminal when no edge can be taken
+  int max_skip = 1;                           // the most steps between a node and a child
   std::vector<std::uint64_t> states() const;  // nodes per step
 };
 

@@ -1,15 +1,15 @@
 // simpath/edge_order.cpp — vertex placements and the edge sequence they give.
 #include "simpath/edge_order.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <limits>
 #include <queue>
-#include <tuple>
 #include <span>
-
-#include <fmt/format.h>
+#include <tuple>
 
 #include "ulibc/error.hpp"
 
@@ -85,8 +85,10 @@ std::vector<Vertex> greedy_placement(const Adjacency& adj, const std::vector<std
     if (unplaced_nbrs[v] == 1) last_neighbour_closes(v);
     for (Vertex w : adj.of(v)) {
       --unplaced_nbrs[w];
-      if (!placed[w]) rescore(w);
-      else if (unplaced_nbrs[w] == 1) last_neighbour_closes(w);
+      if (!placed[w])
+        rescore(w);
+      else if (unplaced_nbrs[w] == 1)
+        last_neighbour_closes(w);
     }
   };
   const std::vector<Vertex> fallback = bfs_placement(dist);
@@ -94,7 +96,8 @@ std::vector<Vertex> greedy_placement(const Adjacency& adj, const std::vector<std
   place(s);
   while (order.size() < static_cast<std::size_t>(n)) {
     // Entries whose vertex is placed or whose score has changed since are stale.
-    while (!heap.empty() && (placed[std::get<2>(heap.top())] || std::get<0>(heap.top()) != growth(std::get<2>(heap.top()))))
+    while (!heap.empty() &&
+           (placed[std::get<2>(heap.top())] || std::get<0>(heap.top()) != growth(std::get<2>(heap.top()))))
       heap.pop();
     if (!heap.empty()) {
       place(std::get<2>(heap.top()));
@@ -118,10 +121,14 @@ EdgeOrder edge_order_named(const std::string& name) {
 
 const char* edge_order_name(EdgeOrder order) {
   switch (order) {
-    case EdgeOrder::automatic: return "auto";
-    case EdgeOrder::bfs: return "bfs";
-    case EdgeOrder::greedy: return "greedy";
-    case EdgeOrder::input: return "input";
+    case EdgeOrder::automatic:
+      return "auto";
+    case EdgeOrder::bfs:
+      return "bfs";
+    case EdgeOrder::greedy:
+      return "greedy";
+    case EdgeOrder::input:
+      return "input";
   }
   return "?";
 }

@@ -17,9 +17,9 @@ namespace ulibc::simpath {
 
 enum class EdgeOrder {
   automatic,  // the narrowest frontier of input, greedy and bfs, in that order of preference (solve() chooses)
-  bfs,     // vertices in breadth-first order from s, as Knuth's Simpath
-  greedy,  // next the vertex that widens the frontier least (ties: nearer s, lower id)
-  input,   // the edges as the problem lists them (a grid: row by row), as TdZdd and Graphillion's "as-is"
+  bfs,        // vertices in breadth-first order from s, as Knuth's Simpath
+  greedy,     // next the vertex that widens the frontier least (ties: nearer s, lower id)
+  input,      // the edges as the problem lists them (a grid: row by row), as TdZdd and Graphillion's "as-is"
 };
 
 EdgeOrder edge_order_named(const std::string& name);  // "auto" | "bfs" | "greedy" | "input"; Error(input) otherwise

@@ -1,9 +1,9 @@
 // simpath/frontier.cpp — the slot layout of every step.
 #include "simpath/frontier.hpp"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "ulibc/error.hpp"
 
@@ -30,9 +30,10 @@ FrontierPlan::FrontierPlan(const PathProblem& problem, std::vector<PathEdge> ord
     for (Vertex x : {e.u, e.v})
       if (first[x] == i) frontier.push_back(x);
     if (frontier.size() > static_cast<std::size_t>(kMaxFrontier))
-      throw input_error(fmt::format("the frontier grows to {} vertices at edge {} of {} ({{{}, {}}}); a state holds "
-                                    "at most {}: this graph is beyond frontier-based search in this order",
-                                    frontier.size(), i + 1, m, e.u, e.v, kMaxFrontier));
+      throw input_error(
+          fmt::format("the frontier grows to {} vertices at edge {} of {} ({{{}, {}}}); a state holds "
+                      "at most {}: this graph is beyond frontier-based search in this order",
+                      frontier.size(), i + 1, m, e.u, e.v, kMaxFrontier));
     st.work_width = static_cast<std::uint8_t>(frontier.size());
     max_width_ = std::max(max_width_, static_cast<int>(frontier.size()));
     st.u = static_cast<std::uint8_t>(slot_of(e.u));

@@ -34,10 +34,10 @@ inline constexpr Mate kAbsent = 252;  // s_slot / t_slot of an end not on the fr
 // edge's entering ends appended; after the decision the leaving ends (only
 // the edge's own ends can leave) are dropped and later slots move down.
 struct Step {
-  std::uint8_t width = 0;       // slots of a state before the step
-  std::uint8_t work_width = 0;  // with the entering ends
-  std::uint8_t next_width = 0;  // slots of a state after the step
-  std::uint8_t u = 0, v = 0;    // the edge's ends, as working slots
+  std::uint8_t width = 0;                           // slots of a state before the step
+  std::uint8_t work_width = 0;                      // with the entering ends
+  std::uint8_t next_width = 0;                      // slots of a state after the step
+  std::uint8_t u = 0, v = 0;                        // the edge's ends, as working slots
   std::uint8_t s_slot = kAbsent, t_slot = kAbsent;  // working slots of s and t
   bool u_leaves = false, v_leaves = false;
   bool last = false;  // the final step: a state still open after it is a 0
@@ -103,7 +103,7 @@ Outcome take_edge(const Step& st, Mates& w) {
   const int du = degree(w, u), dv = degree(w, v);
   if (du == 2 || dv == 2) return Outcome::zero;
   if ((du == 1 && is_terminal_end(st, u)) || (dv == 1 && is_terminal_end(st, v))) return Outcome::zero;
-  if (du == 1 && w.get(u) == v) return Outcome::zero;  // u and v end the same piece: a cycle
+  if (du == 1 && w.get(u) == v) return Outcome::zero;        // u and v end the same piece: a cycle
   const Mate a = du == 0 ? static_cast<Mate>(u) : w.get(u);  // the far ends of the joined piece
   const Mate b = dv == 0 ? static_cast<Mate>(v) : w.get(v);
   if (du == 1) w.set(u, kInterior);

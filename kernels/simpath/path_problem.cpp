@@ -1,9 +1,9 @@
 // simpath/path_problem.cpp — grids and cleaned-up edge lists.
 #include "simpath/path_problem.hpp"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "ulibc/error.hpp"
 
@@ -14,8 +14,8 @@ namespace {
 void check_end(const char* which, Vertex v, std::int64_t vertices) {
   if (vertices == 0) throw input_error(fmt::format("{} = {} is not a vertex: the graph has no vertices", which, v));
   if (v < 0 || v >= vertices)
-    throw input_error(fmt::format("{} = {} is not a vertex of the graph (its vertices are 0..{})", which, v,
-                                  vertices - 1));
+    throw input_error(
+        fmt::format("{} = {} is not a vertex of the graph (its vertices are 0..{})", which, v, vertices - 1));
 }
 
 void check_ends(Vertex s, Vertex t, std::int64_t vertices) {
@@ -32,8 +32,8 @@ PathProblem grid_problem(int rows, int cols) {
   const std::int64_t width = std::int64_t{cols} + 1;
   const std::int64_t vertices = (std::int64_t{rows} + 1) * width;
   if (vertices > graph::kMaxVertices)
-    throw input_error(fmt::format("grid {}x{}: {} vertices are more than {}", rows, cols, vertices,
-                                  graph::kMaxVertices));
+    throw input_error(
+        fmt::format("grid {}x{}: {} vertices are more than {}", rows, cols, vertices, graph::kMaxVertices));
   PathProblem p;
   p.vertices = static_cast<Vertex>(vertices);
   p.name = fmt::format("grid {}x{} cells", rows, cols);
@@ -63,8 +63,10 @@ PathProblem graph_problem(const graph::EdgeList& input, Vertex s, Vertex t, std:
   for (const graph::Edge& e : input.edges) {
     if (e.u < 0 || e.v < 0 || e.u >= input.vertices || e.v >= input.vertices)
       throw input_error(fmt::format("edge {{{}, {}}} names a vertex outside 0..{}", e.u, e.v, input.vertices - 1));
-    if (e.u == e.v) ++seen.self_loops;
-    else p.edges.push_back({std::min(e.u, e.v), std::max(e.u, e.v)});
+    if (e.u == e.v)
+      ++seen.self_loops;
+    else
+      p.edges.push_back({std::min(e.u, e.v), std::max(e.u, e.v)});
   }
   const auto by_ends = [](const PathEdge& a, const PathEdge& b) { return a.u != b.u ? a.u < b.u : a.v < b.v; };
   std::sort(p.edges.begin(), p.edges.end(), by_ends);

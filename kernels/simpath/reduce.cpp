@@ -6,12 +6,11 @@
 // the reduced nodes are numbered the same for any team.
 #include "simpath/reduce.hpp"
 
+#include <fmt/format.h>
 #include <omp.h>
 
 #include <array>
-
 #include <boost/multiprecision/cpp_int.hpp>
-#include <fmt/format.h>
 
 #include "harness/process_memory.hpp"
 #include "simpath/state_words.hpp"
@@ -79,8 +78,17 @@ constexpr std::uint64_t kOneCount[1] = {1};
 class Reduction {
  public:
   Reduction(const FrontierPlan& plan, Diagram& diagram, int threads, MemoryBudget& budget)
-      : diagram_(diagram), budget_(budget), threads_(threads), m_(plan.steps()), maps_(m_), counts_(m_),
-        kept_bytes_(m_, 0), buckets_(threads), ids_(threads), thread_bits_(threads, 0), sizes_(m_) {
+      : diagram_(diagram),
+        budget_(budget),
+        threads_(threads),
+        m_(plan.steps()),
+        maps_(m_),
+        counts_(m_),
+        kept_bytes_(m_, 0),
+        buckets_(threads),
+        ids_(threads),
+        thread_bits_(threads, 0),
+        sizes_(m_) {
     result_.zdd.edges = plan.edges();
     result_.zdd.levels.resize(m_);
     // Read before any step is released: every thread must take the same branches.

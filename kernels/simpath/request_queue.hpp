@@ -151,7 +151,7 @@ class RequestQueue {
   // Consumer side.
   alignas(64) Block* head_ = nullptr;
   std::uint32_t head_pos_ = 0;
-  std::uint32_t seen_ = 0;  // the head block's count as last read
+  std::uint32_t seen_ = 0;    // the head block's count as last read
   Block* retired_ = nullptr;  // the block before head_, freed at the next change
   alignas(64) std::atomic<bool> closed_{false};
 };

@@ -1,12 +1,12 @@
 // simpath/sample.cpp — exact uniform sampling over the ZDD's sets.
 #include "simpath/sample.hpp"
 
-#include <map>
+#include <fmt/format.h>
 
 #include <boost/multiprecision/cpp_int.hpp>
 #include <boost/random/mersenne_twister.hpp>
 #include <boost/random/uniform_int_distribution.hpp>
-#include <fmt/format.h>
+#include <map>
 
 #include "ulibc/error.hpp"
 

@@ -44,7 +44,9 @@ Result solve(const PathProblem& problem, const Options& options) {
   r.order_seconds = order_timer.seconds();
   r.max_frontier = plan.max_width();
   const std::uint64_t available = harness::available_memory();  // 0: the kernel does not say
-  const std::uint64_t limit = options.memory_limit != 0 ? options.memory_limit : available != 0 ? available : UINT64_MAX;
+  const std::uint64_t limit = options.memory_limit != 0 ? options.memory_limit
+                              : available != 0          ? available
+                                                        : UINT64_MAX;
   detail::MemoryBudget budget(limit);
 
   harness::Timer build_timer;

@@ -27,16 +27,16 @@ struct Options {
   // is narrowest (ties in that order). On grids that is the input's row by
   // row order, which makes 2.6x fewer ZDD nodes than bfs's diagonals.
   EdgeOrder order = EdgeOrder::automatic;
-  int threads = 1;                // the OpenMP team of the search and the reduction
+  int threads = 1;                 // the OpenMP team of the search and the reduction
   std::uint64_t memory_limit = 0;  // bytes the search may hold; 0: the memory available now
 };
 
 struct Result {
-  std::string count;  // the number of simple s-t paths, in decimal
+  std::string count;                   // the number of simple s-t paths, in decimal
   EdgeOrder order = EdgeOrder::input;  // the order used (never automatic)
-  Zdd zdd;            // reduced; zdd.levels[i].size() nodes decide zdd.edges[i]
-  std::vector<std::uint64_t> states;  // per step: frontier states the search made
-  int max_frontier = 0;               // the widest frontier (working slots)
+  Zdd zdd;                             // reduced; zdd.levels[i].size() nodes decide zdd.edges[i]
+  std::vector<std::uint64_t> states;   // per step: frontier states the search made
+  int max_frontier = 0;                // the widest frontier (working slots)
   double order_seconds = 0, build_seconds = 0, reduce_seconds = 0;
   std::uint64_t peak_bytes = 0;  // the most the search held at once, by its own count
   double seconds() const { return order_seconds + build_seconds + reduce_seconds; }

@@ -133,15 +133,17 @@ class StateTable {
   }
   // A slot's home is a function of the hash's high half alone, which the slot
   // keeps, so growing the table never reads the states.
-  std::size_t home(std::uint64_t h) const { return static_cast<std::size_t>(((h >> 32) * 0x9E3779B97F4A7C15ull) >> shift_); }
+  std::size_t home(std::uint64_t h) const {
+    return static_cast<std::size_t>(((h >> 32) * 0x9E3779B97F4A7C15ull) >> shift_);
+  }
 
   int words_;
   MemoryBudget* budget_;
   std::uint64_t accounted_ = 0;
   std::unique_ptr<std::uint64_t[]> arena_;  // size_ states
   std::size_t arena_capacity_ = 0;          // words
-  std::vector<std::uint64_t> slots_;  // 0 empty, else the hash's high half | index + 1
-  int shift_ = 64;                    // 64 - log2(slots)
+  std::vector<std::uint64_t> slots_;        // 0 empty, else the hash's high half | index + 1
+  int shift_ = 64;                          // 64 - log2(slots)
   std::uint32_t size_ = 0;
 };
 

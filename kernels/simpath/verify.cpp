@@ -1,13 +1,13 @@
 // simpath/verify.cpp — OEIS A007764 and the checks of a reduced ZDD.
 #include "simpath/verify.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <boost/multiprecision/cpp_int.hpp>
 #include <cstdint>
 #include <tuple>
 #include <vector>
-
-#include <boost/multiprecision/cpp_int.hpp>
-#include <fmt/format.h>
 
 namespace ulibc::simpath {
 
@@ -95,8 +95,10 @@ std::string count_sets_top_down(const Zdd& z) {
   for (std::size_t i = 0; i < z.levels.size(); ++i) paths[i].resize(z.levels[i].size());
   cpp_int sets = 0;
   const auto add = [&](NodeRef to, const cpp_int& n) {
-    if (to == kOne) sets += n;
-    else if (to != kZero) paths[ref_step(to)][ref_index(to)] += n;
+    if (to == kOne)
+      sets += n;
+    else if (to != kZero)
+      paths[ref_step(to)][ref_index(to)] += n;
   };
   add(z.root, 1);
   for (std::size_t i = 0; i < z.levels.size(); ++i) {

@@ -33,9 +33,10 @@ Distance DeltaStepping::usable_delta(Weight max_weight, Distance delta) {
   // Pending distances lie below (current bucket + 1) * Δ + max_weight.
   const Distance span = (Distance{max_weight} >> floor_log2(delta)) + 2;
   if (span > kMaxBuckets)
-    throw input_error(fmt::format("Δ-stepping: Δ = {} is too small for arc weights up to {}: a thread would keep {} "
-                                  "buckets (at most {}); take Δ >= {}",
-                                  delta, max_weight, span, kMaxBuckets, (Distance{max_weight} >> 15) + 1));
+    throw input_error(
+        fmt::format("Δ-stepping: Δ = {} is too small for arc weights up to {}: a thread would keep {} "
+                    "buckets (at most {}); take Δ >= {}",
+                    delta, max_weight, span, kMaxBuckets, (Distance{max_weight} >> 15) + 1));
   return std::bit_floor(delta);
 }
 
@@ -87,8 +88,7 @@ void DeltaStepping::relax(const GraphView& g, Vertex u, std::size_t bucket, std:
   }
 }
 
-void DeltaStepping::settle_locally(const GraphView& g, std::size_t bucket, std::span<Distance> dist,
-                                   Worker& me) const {
+void DeltaStepping::settle_locally(const GraphView& g, std::size_t bucket, std::span<Distance> dist, Worker& me) const {
   std::vector<Vertex>& own = me.buckets[bucket & (ring_ - 1)];
   while (!own.empty() && own.size() < kLocalLimit) {
     me.scratch.swap(own);

@@ -5,8 +5,8 @@
 // prepare() loads or generates the graph, settles the sources and solves
 // each once with sequential Dijkstra, certifying every distance array
 // (sssp/verify.hpp): those checksums are what every run must reproduce.
-// Variants: "many" spreads the queries over the team (seed 004's
-// throughput); "delta" runs each query with Δ-stepping on the whole team;
+// Variants: "many" spreads the queries over the team (the
+// throughput of Yasui's APSP notes); "delta" runs each query with Δ-stepping on the whole team;
 // "radix" and "binary" run each on one thread (measured at one thread only).
 // --hugepages adds a twin of "many" and "delta" whose graph and state are on
 // transparent huge pages, --replicate a twin of "many" with one copy of the

@@ -184,12 +184,10 @@ class StreamBench final : public BenchKernel {
  private:
   RunResult run_ordinary(const std::string& variant, int threads) const {
     const HeapArray a = heap_array(n_), b = heap_array(n_), c = heap_array(n_);
-    return measure(variant, {a.get(), b.get(), c.get(), n_}, threads, reps_,
-                   [&](int t) {
-                     // STREAM's own loop split, so that each thread touches and works on what STREAM's would.
-                     return static_schedule_share(Range{0, n_}, static_cast<std::size_t>(t),
-                                                  static_cast<std::size_t>(threads));
-                   });
+    return measure(variant, {a.get(), b.get(), c.get(), n_}, threads, reps_, [&](int t) {
+      // STREAM's own loop split, so that each thread touches and works on what STREAM's would.
+      return static_schedule_share(Range{0, n_}, static_cast<std::size_t>(t), static_cast<std::size_t>(threads));
+    });
   }
 
   // The paper's Fig. 6: each node's part bound to its node, each thread on

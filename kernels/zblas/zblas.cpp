@@ -222,10 +222,17 @@ void by_column_chunks(std::size_t n, F&& f) {
   std::size_t j = 0;
   for (; j + 4 <= n; j += 4) f(std::integral_constant<int, 4>{}, j);
   switch (n - j) {
-    case 3: f(std::integral_constant<int, 3>{}, j); break;
-    case 2: f(std::integral_constant<int, 2>{}, j); break;
-    case 1: f(std::integral_constant<int, 1>{}, j); break;
-    default: break;
+    case 3:
+      f(std::integral_constant<int, 3>{}, j);
+      break;
+    case 2:
+      f(std::integral_constant<int, 2>{}, j);
+      break;
+    case 1:
+      f(std::integral_constant<int, 1>{}, j);
+      break;
+    default:
+      break;
   }
 }
 

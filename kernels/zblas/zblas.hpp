@@ -2,7 +2,7 @@
 //
 // zgemv, zdotc, zaxpy and dznrm2 with the semantics of reference BLAS (unit
 // stride, column-major A), each parallelised over its outermost loop as in
-// the seed paper's §4.3. A Team says who does what: thread t of an OpenMP
+// Nishida, Nukada and Oyanagi's IBM x440 paper, §4.3. A Team says who does what: thread t of an OpenMP
 // team of team.threads() works on rows team.range(t), the vector elements or
 // matrix rows that NodeArrays built from the same mapping hold on its node.
 // Reductions combine per-thread partials in thread order, so a result depends

@@ -1,4 +1,4 @@
-// zblas/zblas_bench.cpp — `ulibc bench zblas`: the seed paper's §4.3 measurement.
+// zblas/zblas_bench.cpp — `ulibc bench zblas`: Nishida, Nukada and Oyanagi's §4.3 measurement.
 //
 // The Jacobi–Davidson kernels at the paper's sizes: vectors of --size (256^2)
 // complex entries and a --size x --cols (256^2 x 4) column-major matrix.
@@ -108,7 +108,7 @@ class ZblasBench final : public BenchKernel {
  public:
   std::string name() const override { return "zblas"; }
   std::string description() const override {
-    return "zgemv, zdotc, zaxpy, dznrm2 (double complex): the seed paper's Jacobi-Davidson kernels";
+    return "zgemv, zdotc, zaxpy, dznrm2 (double complex): the Jacobi-Davidson kernels of Nishida et al.";
   }
 
   void add_options(CLI::App& app) override {

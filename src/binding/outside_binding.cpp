@@ -24,7 +24,8 @@ std::string OutsideBinding::describe() const {
   std::string text;
   for (const auto& v : variables) text += (text.empty() ? "" : ", ") + v;
   if (!text.empty()) text += " set";
-  if (narrowed) text += (text.empty() ? "" : "; ") + std::string("process restricted to processors ") + process_mask.to_list();
+  if (narrowed)
+    text += (text.empty() ? "" : "; ") + std::string("process restricted to processors ") + process_mask.to_list();
   return text;
 }
 

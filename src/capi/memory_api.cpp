@@ -116,34 +116,40 @@ int node_of_index(const ulibc::capi::State& s, int node_index) {
 extern "C" {
 
 void* ulibc_lmalloc(size_t size, int node_index) {
-  return guarded([&] {
-    const ulibc::capi::State& s = current();
-    const int node = node_of_index(s, node_index);
-    // Policy none maps threads to no node: the block is left to first touch, as a NodeArray is.
-    if (node < 0) return registry().add(ulibc::allocate_parts(s.topo, {{.bytes = size, .node = -1}}));
-    return registry().add(ulibc::allocate_on_node(s.topo, size, node));
-  }, static_cast<void*>(nullptr));
+  return guarded(
+      [&] {
+        const ulibc::capi::State& s = current();
+        const int node = node_of_index(s, node_index);
+        // Policy none maps threads to no node: the block is left to first touch, as a NodeArray is.
+        if (node < 0) return registry().add(ulibc::allocate_parts(s.topo, {{.bytes = size, .node = -1}}));
+        return registry().add(ulibc::allocate_on_node(s.topo, size, node));
+      },
+      static_cast<void*>(nullptr));
 }
 
 void* ulibc_lmalloc_node(size_t size, int node_id, int flags) {
-  return guarded([&] {
-    return registry().add(ulibc::allocate_on_node(current().topo, size, node_id, options_of(flags)));
-  }, static_cast<void*>(nullptr));
+  return guarded(
+      [&] { return registry().add(ulibc::allocate_on_node(current().topo, size, node_id, options_of(flags))); },
+      static_cast<void*>(nullptr));
 }
 
 void* ulibc_lmalloc_interleaved(size_t size, const int* node_ids, int count, int flags) {
-  return guarded([&] {
-    const ulibc::NodeSet nodes = node_set_of(node_ids, count);
-    return registry().add(ulibc::allocate_interleaved(current().topo, size, nodes, options_of(flags)));
-  }, static_cast<void*>(nullptr));
+  return guarded(
+      [&] {
+        const ulibc::NodeSet nodes = node_set_of(node_ids, count);
+        return registry().add(ulibc::allocate_interleaved(current().topo, size, nodes, options_of(flags)));
+      },
+      static_cast<void*>(nullptr));
 }
 
 int ulibc_lfree(void* ptr) {
   if (!ptr) return 0;  // as free(NULL)
-  return guarded([&] {
-    registry().take(ptr);  // the returned buffer unmaps the block as it goes
-    return 0;
-  }, -1);
+  return guarded(
+      [&] {
+        registry().take(ptr);  // the returned buffer unmaps the block as it goes
+        return 0;
+      },
+      -1);
 }
 
 const char* ulibc_lmalloc_note(const void* ptr) {
@@ -151,13 +157,16 @@ const char* ulibc_lmalloc_note(const void* ptr) {
 }
 
 long ulibc_pages_on_node(const void* addr, size_t size, int node_id) {
-  return guarded([&] {
-    const ulibc::PagePlacement where = ulibc::page_placement(addr, size);
-    if (node_id == -1) return static_cast<long>(where.absent);
-    if (node_id < 0) throw ulibc::input_error("node " + std::to_string(node_id) + " is negative (-1 counts absent pages)");
-    const auto it = where.per_node.find(node_id);
-    return static_cast<long>(it == where.per_node.end() ? 0 : it->second);
-  }, -1L);
+  return guarded(
+      [&] {
+        const ulibc::PagePlacement where = ulibc::page_placement(addr, size);
+        if (node_id == -1) return static_cast<long>(where.absent);
+        if (node_id < 0)
+          throw ulibc::input_error("node " + std::to_string(node_id) + " is negative (-1 counts absent pages)");
+        const auto it = where.per_node.find(node_id);
+        return static_cast<long>(it == where.per_node.end() ? 0 : it->second);
+      },
+      -1L);
 }
 
 }  // extern "C"

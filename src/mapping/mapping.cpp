@@ -1,10 +1,12 @@
+// mapping/mapping.cpp — the thread → processor table of a policy.
+#include "ulibc/mapping.hpp"
+
 #include <algorithm>
 #include <map>
 #include <set>
 #include <tuple>
 
 #include "ulibc/error.hpp"
-#include "ulibc/mapping.hpp"
 
 namespace ulibc {
 
@@ -45,9 +47,15 @@ std::vector<Ranked> order_by_policy(const Topology& topo, const Policy& policy) 
     std::stable_sort(r.begin(), r.end(), [&](const Ranked& a, const Ranked& b) { return key(a) < key(b); });
   };
   switch (policy.kind()) {
-    case PolicyKind::scatter: by([](const Ranked& x) { return std::tie(x.smt_rank, x.core_rank, x.node_rank); }); break;
-    case PolicyKind::compact: by([](const Ranked& x) { return std::tie(x.node_rank, x.smt_rank, x.core_rank); }); break;
-    case PolicyKind::compact_plus: by([](const Ranked& x) { return std::tie(x.smt_rank, x.node_rank, x.core_rank); }); break;
+    case PolicyKind::scatter:
+      by([](const Ranked& x) { return std::tie(x.smt_rank, x.core_rank, x.node_rank); });
+      break;
+    case PolicyKind::compact:
+      by([](const Ranked& x) { return std::tie(x.node_rank, x.smt_rank, x.core_rank); });
+      break;
+    case PolicyKind::compact_plus:
+      by([](const Ranked& x) { return std::tie(x.smt_rank, x.node_rank, x.core_rank); });
+      break;
     case PolicyKind::list: {
       std::vector<Ranked> listed;
       for (int id : policy.order()) {
@@ -59,7 +67,8 @@ std::vector<Ranked> order_by_policy(const Topology& topo, const Policy& policy) 
       }
       return listed;
     }
-    case PolicyKind::none: break;
+    case PolicyKind::none:
+      break;
   }
   return r;
 }
@@ -84,16 +93,21 @@ Mapping Mapping::build(const Topology& topo, const Policy& policy, int threads) 
   for (int t = 0; t < threads; ++t) {
     const Ranked& r = order[static_cast<std::size_t>(t) % order.size()];
     const Processor& p = *r.p;
-    m.threads_[static_cast<std::size_t>(t)] = Placement{
-        .thread = t, .proc = p.id, .node = p.node, .package = p.package,
-        .core_id = p.core_id, .core_index = r.core_rank, .smt = r.smt_rank};
+    m.threads_[static_cast<std::size_t>(t)] = Placement{.thread = t,
+                                                        .proc = p.id,
+                                                        .node = p.node,
+                                                        .package = p.package,
+                                                        .core_id = p.core_id,
+                                                        .core_index = r.core_rank,
+                                                        .smt = r.smt_rank};
     nodes.insert(p.node);
     if (++uses[p.id] > 1) m.oversubscribed_ = true;
   }
   m.node_ids_.assign(nodes.begin(), nodes.end());
   m.threads_per_node_.assign(m.node_ids_.size(), 0);
   for (auto& pl : m.threads_) {
-    pl.node_index = static_cast<int>(std::lower_bound(m.node_ids_.begin(), m.node_ids_.end(), pl.node) - m.node_ids_.begin());
+    pl.node_index =
+        static_cast<int>(std::lower_bound(m.node_ids_.begin(), m.node_ids_.end(), pl.node) - m.node_ids_.begin());
     pl.ordcore = m.threads_per_node_[static_cast<std::size_t>(pl.node_index)]++;
   }
   return m;

@@ -1,3 +1,4 @@
+// mapping/partition.cpp — splitting an index range over a mapping's nodes and threads.
 #include "ulibc/partition.hpp"
 
 #include <algorithm>
@@ -34,8 +35,9 @@ NodePartition::NodePartition(const Mapping& map, std::size_t n, std::size_t alig
   for (const Placement& p : map.threads()) {
     const auto t = static_cast<std::size_t>(p.thread);
     thread_node_[t] = p.node_index;
-    thread_ranges_[t] = even_share(node_ranges_[static_cast<std::size_t>(p.node_index)], static_cast<std::size_t>(p.ordcore),
-                              static_cast<std::size_t>(per_node[static_cast<std::size_t>(p.node_index)]));
+    thread_ranges_[t] =
+        even_share(node_ranges_[static_cast<std::size_t>(p.node_index)], static_cast<std::size_t>(p.ordcore),
+                   static_cast<std::size_t>(per_node[static_cast<std::size_t>(p.node_index)]));
   }
 }
 

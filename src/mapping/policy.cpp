@@ -53,11 +53,16 @@ Policy Policy::parse(std::string_view text) {
 
 std::string Policy::name() const {
   switch (kind_) {
-    case PolicyKind::none: return "none";
-    case PolicyKind::scatter: return "scatter";
-    case PolicyKind::compact: return "compact";
-    case PolicyKind::compact_plus: return "compact+";
-    case PolicyKind::list: break;
+    case PolicyKind::none:
+      return "none";
+    case PolicyKind::scatter:
+      return "scatter";
+    case PolicyKind::compact:
+      return "compact";
+    case PolicyKind::compact_plus:
+      return "compact+";
+    case PolicyKind::list:
+      break;
   }
   std::string s = "list:";
   for (std::size_t i = 0; i < order_.size(); ++i) s += (i ? "," : "") + std::to_string(order_[i]);

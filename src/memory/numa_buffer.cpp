@@ -93,8 +93,8 @@ const Node& existing_node(const Topology& topo, const Plan& plan, int id) {
   // The kernel's allowed memory nodes never include a node without memory;
   // the callers deal with those (refused when strict, redirected when preferred).
   if (n->has_memory() && !n->allowed)
-    refuse(plan, node_text(id) + " is outside the memory nodes this process may use (" +
-                     memory_nodes(topo).to_list() + ")");
+    refuse(plan,
+           node_text(id) + " is outside the memory nodes this process may use (" + memory_nodes(topo).to_list() + ")");
   return *n;
 }
 
@@ -118,9 +118,12 @@ void* map_or_throw(std::size_t bytes) {
 
 std::string kind_text(PageKind kind) {
   switch (kind) {
-    case PageKind::normal: return "base pages";
-    case PageKind::transparent_huge: return "transparent huge pages";
-    case PageKind::explicit_huge: return "explicit huge pages";
+    case PageKind::normal:
+      return "base pages";
+    case PageKind::transparent_huge:
+      return "transparent huge pages";
+    case PageKind::explicit_huge:
+      return "explicit huge pages";
   }
   return "?";
 }
@@ -138,8 +141,8 @@ class BufferMaker {
     NumaBuffer b;
     b.size_ = plan_.bytes;
     try {
-      const bool mapped = (plan_.pages == PageKind::explicit_huge && map_hugetlb(b)) ||
-                          (plan_.pages != PageKind::normal && map_thp(b));
+      const bool mapped =
+          (plan_.pages == PageKind::explicit_huge && map_hugetlb(b)) || (plan_.pages != PageKind::normal && map_thp(b));
       if (!mapped) map_normal(b);
     } catch (const Error& e) {
       throw system_error(plan_.what + ": " + e.what());
@@ -219,7 +222,8 @@ class BufferMaker {
       case os::ThpMode::never:
         return give_up("transparent huge pages are disabled (transparent_hugepage/enabled: never)");
       case os::ThpMode::always:
-      case os::ThpMode::madvise: break;
+      case os::ThpMode::madvise:
+        break;
     }
     if (os::thp_disabled_for_process().value_or(false))
       return give_up("transparent huge pages are disabled for this process (prctl PR_SET_THP_DISABLE)");
@@ -324,8 +328,9 @@ NumaBuffer allocate_on_node(const Topology& topo, std::size_t bytes, int node, M
   const std::size_t rounded = round_up(bytes, page_granule(opts.pages));
   if (strict) {
     if (!n.has_memory())
-      refuse(plan, node_text(node) + " has no memory (a memory-less node); MemBind::preferred would use the nearest "
-                   "node with memory");
+      refuse(plan, node_text(node) +
+                       " has no memory (a memory-less node); MemBind::preferred would use the nearest "
+                       "node with memory");
     check_capacity(plan, rounded, n.memory_bytes, node_text(node));
     plan.stretches.push_back({.bytes = bytes, .mode = os::MemMode::bind, .nodes = {node}});
     return BufferMaker(std::move(plan)).make();
@@ -438,9 +443,12 @@ std::size_t page_size() { return os::base_page_size(); }
 
 std::size_t page_granule(PageKind kind) {
   switch (kind) {
-    case PageKind::normal: return os::base_page_size();
-    case PageKind::transparent_huge: return thp_bytes();
-    case PageKind::explicit_huge: return os::default_huge_page_size().value_or(thp_bytes());
+    case PageKind::normal:
+      return os::base_page_size();
+    case PageKind::transparent_huge:
+      return thp_bytes();
+    case PageKind::explicit_huge:
+      return os::default_huge_page_size().value_or(thp_bytes());
   }
   return os::base_page_size();
 }

@@ -1,3 +1,4 @@
+// os/fs.cpp — read-only access to a filesystem below a root directory.
 #include "os/fs.hpp"
 
 #include <dirent.h>

@@ -66,8 +66,7 @@ NumaBarrier::NumaBarrier(const Mapping& map) : NumaBarrier(node_indices(map)) {
   if (map.oversubscribed()) spin_limit_ = kSpinOversubscribed;
 }
 
-NumaBarrier::NumaBarrier(const std::vector<int>& group_of_thread)
-    : group_of_thread_(checked_groups(group_of_thread)) {
+NumaBarrier::NumaBarrier(const std::vector<int>& group_of_thread) : group_of_thread_(checked_groups(group_of_thread)) {
   for (int g : group_of_thread_) group_count_ = std::max(group_count_, g + 1);
   groups_ = std::make_unique<Group[]>(static_cast<std::size_t>(group_count_));
   for (int g : group_of_thread_) ++groups_[static_cast<std::size_t>(g)].members;

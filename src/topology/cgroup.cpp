@@ -1,3 +1,4 @@
+// topology/cgroup.cpp — the cpuset a batch scheduler or container confines us to.
 #include "topology/cgroup.hpp"
 
 #include <sstream>
@@ -54,8 +55,8 @@ std::optional<std::string> group_path(const os::FsRoot& fs, Flavor flavor) {
     const auto c2 = c1 == std::string::npos ? c1 : line.find(':', c1 + 1);
     if (c2 == std::string::npos) continue;
     const std::string controllers = line.substr(c1 + 1, c2 - c1 - 1);
-    const bool match = flavor == Flavor::v2 ? line.compare(0, c1, "0") == 0 && controllers.empty()
-                                            : has_option(controllers, "cpuset");
+    const bool match =
+        flavor == Flavor::v2 ? line.compare(0, c1, "0") == 0 && controllers.empty() : has_option(controllers, "cpuset");
     if (match) return line.substr(c2 + 1);
   }
   return std::nullopt;

@@ -1,3 +1,4 @@
+// topology/cpuset.cpp — CpuSet and the kernel's cpulist and cpumap formats.
 #include "ulibc/cpuset.hpp"
 
 #include <bit>

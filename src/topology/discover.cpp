@@ -41,8 +41,7 @@ class TopologyBuilder {
   }
 
   Topology build() {
-    if (!fs_.is_dir("/"))
-      throw input_error("filesystem root " + fs_.root() + ": not a readable directory");
+    if (!fs_.is_dir("/")) throw input_error("filesystem root " + fs_.root() + ": not a readable directory");
     if (!fs_.is_dir(kCpuDir))
       throw input_error(fs_.path(kCpuDir) + ": missing; is " + fs_.root() + " a Linux sysfs/procfs root?");
     read_processors();
@@ -66,7 +65,8 @@ class TopologyBuilder {
     if (t_.processors_.empty()) throw input_error(fs_.path(kCpuDir) + ": no cpuN directories");
     std::sort(t_.processors_.begin(), t_.processors_.end(), [](auto& a, auto& b) { return a.id < b.id; });
     index_.assign(static_cast<std::size_t>(t_.processors_.back().id) + 1, -1);
-    for (std::size_t i = 0; i < t_.processors_.size(); ++i) index_[static_cast<std::size_t>(t_.processors_[i].id)] = static_cast<int>(i);
+    for (std::size_t i = 0; i < t_.processors_.size(); ++i)
+      index_[static_cast<std::size_t>(t_.processors_[i].id)] = static_cast<int>(i);
 
     read_online();
     for (auto& p : t_.processors_) read_core_topology(p);
@@ -129,7 +129,7 @@ class TopologyBuilder {
   // machine-wide in (package, core_id, first processor) order, and each
   // processor's SMT rank is its place among its core's online threads.
   void identify_cores() {
-    std::vector<std::vector<int>> cores;                 // online members, ascending ids
+    std::vector<std::vector<int>> cores;                // online members, ascending ids
     std::map<std::pair<int, int>, std::size_t> by_key;  // fallback grouping
     std::vector<int> group(index_.size(), -1);
     for (const auto& p : t_.processors_) {
@@ -197,9 +197,10 @@ class TopologyBuilder {
       if (name.rfind("hugepages-", 0) != 0) continue;
       auto size = topo::parse_size(std::string_view(name).substr(10));
       if (!size) continue;
-      out.push_back({.page_bytes = *size,
-                     .total = static_cast<std::uint64_t>(topo::read_int(fs_, dir + "/" + name + "/nr_hugepages").value_or(0)),
-                     .free = static_cast<std::uint64_t>(topo::read_int(fs_, dir + "/" + name + "/free_hugepages").value_or(0))});
+      out.push_back(
+          {.page_bytes = *size,
+           .total = static_cast<std::uint64_t>(topo::read_int(fs_, dir + "/" + name + "/nr_hugepages").value_or(0)),
+           .free = static_cast<std::uint64_t>(topo::read_int(fs_, dir + "/" + name + "/free_hugepages").value_or(0))});
     }
     std::sort(out.begin(), out.end(), [](auto& a, auto& b) { return a.page_bytes < b.page_bytes; });
     return out;
@@ -287,7 +288,8 @@ class TopologyBuilder {
       if (row.size() != n && !kernel_ids) kernel_ids = kernel_node_ids(ids);
       const std::vector<int>& columns = row.size() == n ? ids : *kernel_ids;
       if (row.size() != columns.size()) {
-        note(fs_.path(rel) + ": " + std::to_string(row.size()) + " entries for " + std::to_string(n) + " nodes; ignored");
+        note(fs_.path(rel) + ": " + std::to_string(row.size()) + " entries for " + std::to_string(n) +
+             " nodes; ignored");
         complete = false;
         continue;
       }
@@ -340,7 +342,8 @@ class TopologyBuilder {
         allowed = allowed & os::affinity_before_binding();
       } else {
         if (const auto limits = topo::read_cgroup_limits(fs_, t_.notes_); limits.cpus) allowed = allowed & *limits.cpus;
-        note(vars.front() + " is set: allowed processors come from the cgroup cpuset, not from the thread's mask "
+        note(vars.front() +
+             " is set: allowed processors come from the cgroup cpuset, not from the thread's mask "
              "(the OpenMP runtime may have bound it); a taskset restriction is not seen");
       }
       mems = os::allowed_memory_nodes();
@@ -358,7 +361,12 @@ class TopologyBuilder {
   // a cache of the same index is skipped, so a large machine costs a few
   // reads per cache instead of per processor.
   void read_caches() {
-    struct Seen { int index; int level; std::string type; CpuSet cpus; };
+    struct Seen {
+      int index;
+      int level;
+      std::string type;
+      CpuSet cpus;
+    };
     std::vector<Seen> seen;
     std::vector<int> indices;
     for (const auto& p : t_.processors_) {
@@ -404,7 +412,8 @@ Topology Topology::load(const std::string& fsroot, Detail detail) {
 }
 
 const Processor* Topology::processor(int id) const {
-  auto it = std::lower_bound(processors_.begin(), processors_.end(), id, [](const Processor& p, int v) { return p.id < v; });
+  auto it =
+      std::lower_bound(processors_.begin(), processors_.end(), id, [](const Processor& p, int v) { return p.id < v; });
   return it != processors_.end() && it->id == id ? &*it : nullptr;
 }
 
@@ -430,9 +439,17 @@ CpuSet select(const std::vector<Processor>& ps, Pred pred) {
 }
 }  // namespace
 
-CpuSet Topology::all() const { return select(processors_, [](auto&) { return true; }); }
-CpuSet Topology::online() const { return select(processors_, [](auto& p) { return p.online; }); }
-CpuSet Topology::allowed() const { return select(processors_, [](auto& p) { return p.allowed; }); }
-CpuSet Topology::usable() const { return select(processors_, [](auto& p) { return p.usable(); }); }
+CpuSet Topology::all() const {
+  return select(processors_, [](auto&) { return true; });
+}
+CpuSet Topology::online() const {
+  return select(processors_, [](auto& p) { return p.online; });
+}
+CpuSet Topology::allowed() const {
+  return select(processors_, [](auto& p) { return p.allowed; });
+}
+CpuSet Topology::usable() const {
+  return select(processors_, [](auto& p) { return p.usable(); });
+}
 
 }  // namespace ulibc

@@ -1,3 +1,4 @@
+// topology/sysfs_values.cpp — typed reads of sysfs attribute files.
 #include "topology/sysfs_values.hpp"
 
 #include <charconv>

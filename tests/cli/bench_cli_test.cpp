@@ -1,4 +1,4 @@
-// `ulibc bench` and `ulibc tune` as a user runs them: quick sweeps of each
+// bench_cli_test.cpp — `ulibc bench` and `ulibc tune` as a user runs them: quick sweeps of each
 // kernel, the CSV / JSON / plot files they write, the best-policy choice, and
 // every kind of bad input refused before anything runs.
 #include <gtest/gtest.h>
@@ -74,7 +74,8 @@ TEST_F(BenchCli, JsonAloneGoesToStdout) {
 }
 
 TEST_F(BenchCli, PolicyBestMarksTheWinnerAndSaysByHowMuch) {
-  const CliResult r = run_cli({"bench", "epcc", "--quick", "--policy", "best", "--threads", "2", "--json", file("e.json")});
+  const CliResult r =
+      run_cli({"bench", "epcc", "--quick", "--policy", "best", "--threads", "2", "--json", file("e.json")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("best at 2 threads: "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find(" *"), std::string::npos) << r.out;
@@ -97,17 +98,20 @@ TEST_F(BenchCli, TunePrintsTheChoiceAlone) {
 
 TEST_F(BenchCli, PlotsPngAndSvg) {
   for (const std::string name : {"p.png", "p.svg"}) {
-    const CliResult r = run_cli({"bench", "stream", "--quick", "--policy", "scatter,compact", "--threads", "1,2",
-                                 "--plot", file(name)});
+    const CliResult r = run_cli(
+        {"bench", "stream", "--quick", "--policy", "scatter,compact", "--threads", "1,2", "--plot", file(name)});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const std::string image = read_file(file(name));
-    if (name.ends_with(".png")) EXPECT_TRUE(image.starts_with("\x89PNG")) << name;
-    else EXPECT_NE(image.find("<svg"), std::string::npos) << name;
+    if (name.ends_with(".png"))
+      EXPECT_TRUE(image.starts_with("\x89PNG")) << name;
+    else
+      EXPECT_NE(image.find("<svg"), std::string::npos) << name;
   }
 }
 
 TEST_F(BenchCli, MissingMatplotlibIsFoundBeforeRunning) {
-  const CliResult r = run_cli({"bench", "stream", "--quick", "--plot", file("p.png")}, {{"ULIBC_PYTHON", "/nonexistent/python"}});
+  const CliResult r =
+      run_cli({"bench", "stream", "--quick", "--plot", file("p.png")}, {{"ULIBC_PYTHON", "/nonexistent/python"}});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.out, "");  // nothing ran
   EXPECT_NE(r.err.find("matplotlib"), std::string::npos) << r.err;

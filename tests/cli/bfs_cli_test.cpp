@@ -1,4 +1,4 @@
-// `ulibc bench bfs` as a user runs it: the Graph500 block and record of a
+// bfs_cli_test.cpp — `ulibc bench bfs` as a user runs it: the Graph500 block and record of a
 // quick sweep, graphs written and read back, and bad graphs, keys and sizes
 // refused with the reason.
 #include <gtest/gtest.h>
@@ -15,9 +15,7 @@
 namespace ulibc::testing {
 namespace {
 
-void write_file(const std::string& path, const std::string& bytes) {
-  std::ofstream(path, std::ios::binary) << bytes;
-}
+void write_file(const std::string& path, const std::string& bytes) { std::ofstream(path, std::ios::binary) << bytes; }
 
 // Little-endian bytes of a uint64 or uint32, for hand-made binary edge files.
 template <class U>
@@ -37,8 +35,8 @@ class BfsCli : public ::testing::Test {
 
 TEST_F(BfsCli, QuickSweepPrintsGraph500BlocksAndRecordsEverySearch) {
   if (Topology::load().usable().count() < 2) GTEST_SKIP() << "the sweep uses two threads";
-  const CliResult r = run_cli({"bench", "bfs", "--quick", "--policy", "none,compact", "--threads", "1,2", "--json",
-                               file("b.json")});
+  const CliResult r =
+      run_cli({"bench", "bfs", "--quick", "--policy", "none,compact", "--threads", "1,2", "--json", file("b.json")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("SCALE: 10\nedgefactor: 16\nkernel: numa\n"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("harmonic_mean_TEPS: "), std::string::npos) << r.out;

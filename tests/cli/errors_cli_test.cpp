@@ -1,5 +1,5 @@
-// Usage and input errors: exit code 2 and one "ulibc: error:" line naming the
-// problem (SPEC 1.7); --help everywhere exits 0.
+// errors_cli_test.cpp — usage and input errors: exit code 2 and one "ulibc: error:" line naming the
+// problem; --help everywhere exits 0.
 #include <gtest/gtest.h>
 
 #include "fake_sysfs.hpp"
@@ -24,9 +24,7 @@ TEST(UsageCli, UnknownSubcommand) {
   expect_usage_error(run_cli({"frobnicate"}), {"unknown subcommand", "frobnicate", "topology", "map"});
 }
 
-TEST(UsageCli, UnknownOption) {
-  expect_usage_error(run_cli({"topology", "--bogus"}), {"--bogus"});
-}
+TEST(UsageCli, UnknownOption) { expect_usage_error(run_cli({"topology", "--bogus"}), {"--bogus"}); }
 
 TEST(UsageCli, BareCommandPrintsHelpAndFails) {
   const CliResult r = run_cli({});
@@ -37,9 +35,13 @@ TEST(UsageCli, BareCommandPrintsHelpAndFails) {
 }
 
 TEST(UsageCli, HelpForEveryCommandExitsZero) {
-  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
-           {"--help"}, {"-h"}, {"topology", "--help"}, {"map", "--help"}, {"bench", "--help"},
-           {"bench", "stream", "--help"}, {"tune", "epcc", "--help"}}) {
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{{"--help"},
+                                                                                    {"-h"},
+                                                                                    {"topology", "--help"},
+                                                                                    {"map", "--help"},
+                                                                                    {"bench", "--help"},
+                                                                                    {"bench", "stream", "--help"},
+                                                                                    {"tune", "epcc", "--help"}}) {
     SCOPED_TRACE(args.back());
     const CliResult r = run_cli(args);
     EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -71,7 +73,9 @@ TEST_F(ErrorsCli, ZeroThreads) { expect_usage_error(map({"--threads", "0"}), {"t
 
 TEST_F(ErrorsCli, HugeThreadCount) { expect_usage_error(map({"--threads", "999999999"}), {"999999999"}); }
 
-TEST_F(ErrorsCli, ThreadCountBeyondInt) { expect_usage_error(map({"--threads", "99999999999"}), {"--threads", "99999999999"}); }
+TEST_F(ErrorsCli, ThreadCountBeyondInt) {
+  expect_usage_error(map({"--threads", "99999999999"}), {"--threads", "99999999999"});
+}
 
 TEST_F(ErrorsCli, NonNumericThreadCount) { expect_usage_error(map({"--threads", "many"}), {"--threads", "many"}); }
 

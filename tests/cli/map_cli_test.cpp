@@ -1,9 +1,9 @@
-// `ulibc map` on the ULIBC paper's machine (4-way Sandybridge-EP: 4 packages
+// map_cli_test.cpp — `ulibc map` on the ULIBC paper's machine (4-way Sandybridge-EP: 4 packages
 // = 4 nodes, 8 cores, 2 SMT, processor = 8·package + core + 32·smt): the
 // tables must reproduce the paper's Tables 3 and 4.
-#include <regex>
-
 #include <gtest/gtest.h>
+
+#include <regex>
 
 #include "fake_sysfs.hpp"
 #include "run_cli.hpp"
@@ -18,7 +18,8 @@ class MapCli : public ::testing::Test {
   void SetUp() override { write_fake_sysfs({.packages = 4, .cores_per_package = 8, .smt = 2}, dir_.path()); }
 
   json map_json(const std::string& policy, int threads) {
-    return run_cli_json({"map", "--json", "--fsroot", dir_.path(), "--policy", policy, "--threads", std::to_string(threads)});
+    return run_cli_json(
+        {"map", "--json", "--fsroot", dir_.path(), "--policy", policy, "--threads", std::to_string(threads)});
   }
   const std::string& root() const { return dir_.path(); }
 
@@ -78,8 +79,12 @@ TEST_F(MapCli, CompactPlusIsTheIdentity) {
 
 // The paper's Table 4 for 16 threads: nodes × cores per node × threads per core.
 TEST_F(MapCli, SixteenThreadCountsPerPolicy) {
-  struct Expected { const char* policy; int nodes, cores, smt; };
-  for (const Expected& e : {Expected{"scatter", 4, 4, 1}, Expected{"compact", 1, 8, 2}, Expected{"compact+", 2, 8, 1}}) {
+  struct Expected {
+    const char* policy;
+    int nodes, cores, smt;
+  };
+  for (const Expected& e :
+       {Expected{"scatter", 4, 4, 1}, Expected{"compact", 1, 8, 2}, Expected{"compact+", 2, 8, 1}}) {
     SCOPED_TRACE(e.policy);
     const json j = map_json(e.policy, 16);
     EXPECT_EQ(j["nodes_used"], e.nodes);
@@ -92,8 +97,10 @@ TEST_F(MapCli, TextShowsTable3RowsAndTable4Counts) {
   const CliResult r = run_cli({"map", "--fsroot", root(), "--policy", "scatter", "--threads", "16"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err, "");
-  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(threads 0-7\s*:\s+0\s+8\s+16\s+24\s+1\s+9\s+17\s+25\n)"))) << r.out;
-  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(threads 8-15\s*:\s+2\s+10\s+18\s+26\s+3\s+11\s+19\s+27\n)"))) << r.out;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(threads 0-7\s*:\s+0\s+8\s+16\s+24\s+1\s+9\s+17\s+25\n)")))
+      << r.out;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(threads 8-15\s*:\s+2\s+10\s+18\s+26\s+3\s+11\s+19\s+27\n)")))
+      << r.out;
   EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(threads\s+16\n)"))) << r.out;
   EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(NUMA nodes\s+4\n)"))) << r.out;
   EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(cores per node\s+4\n)"))) << r.out;
@@ -118,7 +125,8 @@ TEST_F(MapCli, NonePolicyBindsNothing) {
 TEST_F(MapCli, OversubscriptionWarnsAndWraps) {
   const CliResult r = run_cli({"map", "--json", "--fsroot", root(), "--threads", "70"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.err.find("70 threads on 64 usable processors: oversubscribed, wrapping around"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("70 threads on 64 usable processors: oversubscribed, wrapping around"), std::string::npos)
+      << r.err;
   const json j = json::parse(r.out);
   EXPECT_EQ(j["oversubscribed"], true);
   EXPECT_EQ(j["threads"][64]["proc"], j["threads"][0]["proc"]);
@@ -131,7 +139,8 @@ TEST_F(MapCli, NoWarningWithoutOversubscription) {
 }
 
 TEST_F(MapCli, DefaultsComeFromTheEnvironment) {
-  const json j = run_cli_json({"map", "--json", "--fsroot", root()}, {{"ULIBC_POLICY", "compact"}, {"ULIBC_NUM_THREADS", "3"}});
+  const json j =
+      run_cli_json({"map", "--json", "--fsroot", root()}, {{"ULIBC_POLICY", "compact"}, {"ULIBC_NUM_THREADS", "3"}});
   EXPECT_EQ(j["policy"], "compact");
   EXPECT_EQ(procs(j), (std::vector<int>{0, 1, 2}));
 }

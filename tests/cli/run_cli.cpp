@@ -2,6 +2,7 @@
 // stdout, stderr and exit status.
 #include "run_cli.hpp"
 
+#include <gtest/gtest.h>
 #include <poll.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -15,17 +16,13 @@
 #include <stdexcept>
 #include <string_view>
 
-#include <gtest/gtest.h>
-
 extern char** environ;
 
 namespace ulibc::testing {
 
 namespace {
 
-bool read_by_tool(std::string_view var) {
-  return var.starts_with("ULIBC_") || var == "OMP_NUM_THREADS";
-}
+bool read_by_tool(std::string_view var) { return var.starts_with("ULIBC_") || var == "OMP_NUM_THREADS"; }
 
 std::vector<std::string> child_environment(const std::map<std::string, std::string>& env) {
   std::vector<std::string> result;

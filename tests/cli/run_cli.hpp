@@ -2,10 +2,9 @@
 // what it prints, so the tests check the real command line, exit codes included.
 #pragma once
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace ulibc::testing {
 

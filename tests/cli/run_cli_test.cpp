@@ -1,11 +1,12 @@
-// `ulibc run`: the environment it gives an unmodified OpenMP program, that the
+// run_cli_test.cpp — `ulibc run`: the environment it gives an unmodified OpenMP program, that the
 // program's threads really land where the mapping says, and its errors.
+#include "run_cli.hpp"
+
 #include <gtest/gtest.h>
 
 #include <sstream>
 
 #include "fake_sysfs.hpp"
-#include "run_cli.hpp"
 #include "ulibc.hpp"
 
 namespace ulibc::testing {
@@ -22,8 +23,8 @@ std::vector<int> where(const std::string& out) {
 TEST(RunCli, DryRunPrintsPlacesInThreadOrder) {
   TempDir dir;
   write_fake_sysfs({.packages = 4, .cores_per_package = 8, .smt = 2}, dir.path());  // the paper's machine
-  const auto j = run_cli_json({"run", "--dry-run", "--json", "--fsroot", dir.path(), "-p", "scatter", "-n", "6",
-                               "--", "./app", "--size", "1M"});
+  const auto j = run_cli_json({"run", "--dry-run", "--json", "--fsroot", dir.path(), "-p", "scatter", "-n", "6", "--",
+                               "./app", "--size", "1M"});
   EXPECT_EQ(j["set"]["OMP_PLACES"], "{0},{8},{16},{24},{1},{9}");
   EXPECT_EQ(j["set"]["OMP_PROC_BIND"], "close");
   EXPECT_EQ(j["set"]["OMP_NUM_THREADS"], "6");
@@ -35,11 +36,13 @@ TEST(RunCli, DryRunPrintsPlacesInThreadOrder) {
 TEST(RunCli, DryRunTextEndsWithAShellCommand) {
   TempDir dir;
   write_fake_sysfs({.packages = 2, .cores_per_package = 2}, dir.path());
-  const auto r = run_cli({"run", "--dry-run", "--fsroot", dir.path(), "-p", "compact", "-n", "2", "--", "./app", "a b"});
+  const auto r =
+      run_cli({"run", "--dry-run", "--fsroot", dir.path(), "-p", "compact", "-n", "2", "--", "./app", "a b"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("OMP_PLACES={0},{1}\n"), std::string::npos) << r.out;
-  EXPECT_TRUE(r.out.ends_with("'OMP_PLACES={0},{1}' OMP_PROC_BIND=close ULIBC_POLICY=compact ULIBC_NUM_THREADS=2 "
-                              "./app 'a b'\n"))
+  EXPECT_TRUE(
+      r.out.ends_with("'OMP_PLACES={0},{1}' OMP_PROC_BIND=close ULIBC_POLICY=compact ULIBC_NUM_THREADS=2 "
+                      "./app 'a b'\n"))
       << r.out;
 }
 

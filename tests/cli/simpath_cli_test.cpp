@@ -1,4 +1,4 @@
-// `ulibc simpath` as a user runs it: the count alone on the last line, the
+// simpath_cli_test.cpp — `ulibc simpath` as a user runs it: the count alone on the last line, the
 // JSON record, every placement policy agreeing, the ZDD file, sampled paths,
 // messy edge lists cleaned with a note, and bad input refused with the reason.
 #include <gtest/gtest.h>
@@ -110,8 +110,8 @@ TEST_F(SimpathCli, EveryPolicyCountsTheSame) {
 }
 
 TEST_F(SimpathCli, WritesTheZddAndSamplesPaths) {
-  const CliResult r = run_cli({"simpath", "--grid", "3", "--threads", "1", "--zdd", file("g.zdd"), "--sample", "3",
-                               "--seed", "5"});
+  const CliResult r =
+      run_cli({"simpath", "--grid", "3", "--threads", "1", "--zdd", file("g.zdd"), "--sample", "3", "--seed", "5"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(r.out.ends_with("\n184\n")) << r.out;
   EXPECT_NE(r.out.find("ZDD written to " + file("g.zdd")), std::string::npos) << r.out;
@@ -160,7 +160,8 @@ TEST_F(SimpathCli, EdgeListsAreCleanedWithANote) {
   EXPECT_NE(r.out.find("2 self-loop"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("3 repeated edge"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("5 edges"), std::string::npos) << r.out;
-  const auto j = run_cli_json({"simpath", "--file", file("messy.el"), "--s", "2", "--t", "0", "--threads", "1", "--json"});
+  const auto j =
+      run_cli_json({"simpath", "--file", file("messy.el"), "--s", "2", "--t", "0", "--threads", "1", "--json"});
   EXPECT_EQ(j["count"], "3");
   EXPECT_EQ(j["edges"], 5);
 
@@ -178,8 +179,8 @@ TEST_F(SimpathCli, DisconnectedEndsCountZero) {
   EXPECT_EQ(count_line({"--file", file("split.el"), "--s", "0", "--t", "4", "--threads", "1"}), "0");
   EXPECT_EQ(count_line({"--file", file("split.el"), "--s", "0", "--t", "5", "--threads", "2"}), "0");
   EXPECT_EQ(count_line({"--file", file("split.el"), "--s", "4", "--t", "3", "--threads", "1"}), "1");
-  const auto j = run_cli_json({"simpath", "--file", file("split.el"), "--s", "0", "--t", "4", "--threads", "1",
-                               "--sample", "3", "--json"});
+  const auto j = run_cli_json(
+      {"simpath", "--file", file("split.el"), "--s", "0", "--t", "4", "--threads", "1", "--sample", "3", "--json"});
   EXPECT_EQ(j["count"], "0");
   EXPECT_EQ(j["zdd_nodes"], 0);
   EXPECT_TRUE(j["samples"].empty());
@@ -218,7 +219,8 @@ TEST_F(SimpathCli, BadInputIsRefusedWithTheReason) {
 TEST_F(SimpathCli, EdgelessGraphsAreReportedConsistently) {
   write_file(file("bare.el"), "# Nodes: 3\n");
   EXPECT_EQ(count_line({"--file", file("bare.el"), "--s", "0", "--t", "2", "--threads", "1"}), "0");
-  const auto j = run_cli_json({"simpath", "--file", file("bare.el"), "--s", "0", "--t", "2", "--threads", "1", "--json"});
+  const auto j =
+      run_cli_json({"simpath", "--file", file("bare.el"), "--s", "0", "--t", "2", "--threads", "1", "--json"});
   EXPECT_EQ(j["count"], "0");
   EXPECT_EQ(j["edges"], 0);
   EXPECT_EQ(j["zdd_nodes"], 0);

@@ -1,4 +1,4 @@
-// `ulibc sssp` as a user runs it: DIMACS check lines with the right
+// sssp_cli_test.cpp — `ulibc sssp` as a user runs it: DIMACS check lines with the right
 // checksums on a graph small enough to solve by hand, the same checksums
 // from every algorithm, thread count, policy and page kind, generated graphs
 // written as DIMACS files and read back, point-to-point queries, and bad
@@ -92,8 +92,8 @@ TEST_F(SsspCli, ChecksumsOfAGraphSolvedByHand) {
 TEST_F(SsspCli, PointToPointDistancesWithUnreachableTargets) {
   write_file(file("tiny.gr"), kTinyGraph);
   write_file(file("tiny.p2p"), "p aux sp p2p 4\nq 1 3\nq 3 2\nq 1 5\nq 4 5\n");
-  const std::string out = sssp({"--graph", file("tiny.gr"), "--pairs", file("tiny.p2p"), "--threads", "1",
-                                "--output", file("tiny.p2p.chk")});
+  const std::string out = sssp(
+      {"--graph", file("tiny.gr"), "--pairs", file("tiny.p2p"), "--threads", "1", "--output", file("tiny.p2p.chk")});
   for (const char* line : {"d 1 3 7\n", "d 3 2 3\n", "d 1 5 -1\n", "d 4 5 1\n"})
     EXPECT_NE(out.find(line), std::string::npos) << line << " in " << out;
   EXPECT_NE(read_file(file("tiny.p2p.chk")).find("p chk sp p2p ulibc"), std::string::npos);
@@ -118,9 +118,9 @@ TEST_F(SsspCli, EveryAlgorithmPolicyAndPageKindAgreesOnAGeneratedGraph) {
 }
 
 TEST_F(SsspCli, GeneratedFilesReadBackToTheSameAnswers) {
-  const std::string generated = sssp({"--generate", "30,20", "--queries", "5", "--threads", "1", "--write-graph",
-                                      file("g.gr"), "--write-sources", file("g.ss"), "--write-coordinates",
-                                      file("g.co")});
+  const std::string generated =
+      sssp({"--generate", "30,20", "--queries", "5", "--threads", "1", "--write-graph", file("g.gr"), "--write-sources",
+            file("g.ss"), "--write-coordinates", file("g.co")});
   EXPECT_NE(read_file(file("g.gr")).find("p sp 600 "), std::string::npos);
   EXPECT_NE(read_file(file("g.co")).find("p aux sp co 600"), std::string::npos);
   EXPECT_NE(read_file(file("g.ss")).find("p aux sp ss 5"), std::string::npos);
@@ -150,9 +150,8 @@ TEST_F(SsspCli, JsonRecordsEveryQuery) {
 
 TEST_F(SsspCli, QuickBenchmarkChecksEveryVariantAgainstTheReference) {
   if (Topology::load().usable().count() < 2) GTEST_SKIP() << "the sweep uses two threads";
-  const CliResult r = run_cli({"bench", "sssp", "--quick", "--policy", "none,compact", "--threads", "1,2",
-                               "--variants", "many,delta,radix,binary", "--hugepages", "--replicate", "--json",
-                               file("s.json")});
+  const CliResult r = run_cli({"bench", "sssp", "--quick", "--policy", "none,compact", "--threads", "1,2", "--variants",
+                               "many,delta,radix,binary", "--hugepages", "--replicate", "--json", file("s.json")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("g 4096 "), std::string::npos) << r.out;  // the 64 x 64 quick graph's DIMACS lines
   const auto j = nlohmann::json::parse(read_file(file("s.json")));
@@ -184,12 +183,8 @@ TEST_F(SsspCli, BadFilesAreRefusedWithTheirLine) {
     const char* needle;
   };
   const Case cases[] = {
-      {"p sp 2 1\na 1 2 -3\n", ":2:"},
-      {"p sp 2 1\na 1 2 4294967296\n", ":2:"},
-      {"p sp 2 1\na 1 3 1\n", ":2:"},
-      {"p sp 2 2\na 1 2 1\n", "2"},
-      {"p sp 2 1\nx 1 2 1\n", ":2:"},
-      {"a 1 2 1\n", ":1:"},
+      {"p sp 2 1\na 1 2 -3\n", ":2:"}, {"p sp 2 1\na 1 2 4294967296\n", ":2:"}, {"p sp 2 1\na 1 3 1\n", ":2:"},
+      {"p sp 2 2\na 1 2 1\n", "2"},    {"p sp 2 1\nx 1 2 1\n", ":2:"},          {"a 1 2 1\n", ":1:"},
   };
   for (const Case& c : cases) {
     write_file(file("bad.gr"), c.graph);

@@ -1,4 +1,4 @@
-// `ulibc topology` on synthetic machines: the JSON carries the documented
+// topology_cli_test.cpp — `ulibc topology` on synthetic machines: the JSON carries the documented
 // fields with the right values, and the text names what matters.
 #include <gtest/gtest.h>
 
@@ -11,7 +11,9 @@ namespace {
 using nlohmann::json;
 
 // Two packages of 4 cores × 2 SMT, AMD numbering: 16 processors, 2 nodes.
-FakeMachine two_socket() { return {.packages = 2, .cores_per_package = 4, .smt = 2, .numbering = Numbering::smt_adjacent}; }
+FakeMachine two_socket() {
+  return {.packages = 2, .cores_per_package = 4, .smt = 2, .numbering = Numbering::smt_adjacent};
+}
 
 std::vector<int> ints(const json& array) { return array.get<std::vector<int>>(); }
 

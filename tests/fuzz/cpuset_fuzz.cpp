@@ -22,8 +22,8 @@
 #include <string_view>
 #include <vector>
 
-#include "ulibc/cpuset.hpp"
 #include "fuzz_failure.hpp"
+#include "ulibc/cpuset.hpp"
 #include "ulibc/error.hpp"
 
 namespace {

@@ -25,8 +25,8 @@
 #include <string>
 #include <string_view>
 
-#include "graph/dimacs_io.hpp"
 #include "fuzz_failure.hpp"
+#include "graph/dimacs_io.hpp"
 #include "ulibc/error.hpp"
 
 namespace {

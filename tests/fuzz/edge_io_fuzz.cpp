@@ -18,8 +18,8 @@
 #include <string>
 #include <string_view>
 
-#include "graph/edge_io.hpp"
 #include "fuzz_failure.hpp"
+#include "graph/edge_io.hpp"
 #include "ulibc/error.hpp"
 
 namespace {
@@ -81,8 +81,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     CHECK(size >= 24 && binary->edges.size() == (size - 24) / 8, input);
   }
   // The size check comes first: a header that does not match the size never passes.
-  const bool sized = size >= 24 && input.substr(0, 8) == std::string_view(kBinaryMagic, 8) &&
-                     (size - 24) % 8 == 0 && le64(input, 16) == (size - 24) / 8;
+  const bool sized = size >= 24 && input.substr(0, 8) == std::string_view(kBinaryMagic, 8) && (size - 24) % 8 == 0 &&
+                     le64(input, 16) == (size - 24) / 8;
   if (!sized) CHECK(!binary, input);
   return 0;
 }

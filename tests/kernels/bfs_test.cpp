@@ -3,6 +3,8 @@
 // random and Kronecker graphs, every direction and team size, the plain
 // kernel and the NUMA kernel (live machine and synthetic multi-node ones),
 // direction switching, state reset between searches, and the refusals.
+#include "bfs/bfs.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,7 +16,6 @@
 #include <utility>
 #include <vector>
 
-#include "bfs/bfs.hpp"
 #include "expect_error.hpp"
 #include "fake_sysfs.hpp"
 #include "graph/builder.hpp"
@@ -36,9 +37,12 @@ constexpr int kTeams[] = {1, 2, 3, 4};  // more threads than this machine's proc
 
 std::string name(Direction d) {
   switch (d) {
-    case Direction::top_down: return "top-down";
-    case Direction::bottom_up: return "bottom-up";
-    case Direction::optimizing: return "optimizing";
+    case Direction::top_down:
+      return "top-down";
+    case Direction::bottom_up:
+      return "bottom-up";
+    case Direction::optimizing:
+      return "optimizing";
   }
   return "?";
 }
@@ -253,11 +257,11 @@ TEST(Bfs, OptimizingSwitchesToBottomUpAndBack) {
     const auto& steps = bfs.steps();
     ASSERT_GE(steps.size(), 3u);
     EXPECT_EQ(steps.front().direction, Direction::top_down) << "the root alone is a small frontier";
-    const auto first_bu = std::find_if(steps.begin(), steps.end(),
-                                       [](const Step& s) { return s.direction == Direction::bottom_up; });
+    const auto first_bu =
+        std::find_if(steps.begin(), steps.end(), [](const Step& s) { return s.direction == Direction::bottom_up; });
     const bool back = first_bu != steps.end() && std::any_of(first_bu, steps.end(), [](const Step& s) {
-      return s.direction == Direction::top_down;
-    });
+                        return s.direction == Direction::top_down;
+                      });
     if (back) ++switched;
     // Bottom-up continues while the frontier grows or stays large.
     const auto run = std::adjacent_find(steps.begin(), steps.end(), [](const Step& a, const Step& b) {
@@ -388,8 +392,7 @@ void expect_numa_trees(const CsrGraph& g, const Topology& topo, const Mapping& m
 TEST(BfsNuma, LiveMachineScatterAndCompact) {
   const CsrGraph g = kronecker_graph(13);
   for (PolicyKind kind : {PolicyKind::scatter, PolicyKind::compact, PolicyKind::none})
-    for (int threads : {1, 2, 3})
-      expect_numa_trees(g, live(), Mapping::build(live(), Policy(kind), threads), 3);
+    for (int threads : {1, 2, 3}) expect_numa_trees(g, live(), Mapping::build(live(), Policy(kind), threads), 3);
 }
 
 TEST(BfsNuma, OnOneNodeMatchesThePlainKernelStepForStep) {
@@ -425,8 +428,8 @@ TEST(BfsNuma, ParentsOfEachPartAreBoundToTheirNode) {
 // parts are bound to node 0, which every Linux machine has: the partitioning
 // runs for real here, on one memory node.
 TEST(BfsNuma, SyntheticMultiNodeMachines) {
-  const Topology four = ulibc::testing::load_fake({.packages = 4, .cores_per_package = 2,
-                                                    .memoryless_nodes = CpuSet::parse_list("1-3")});
+  const Topology four =
+      ulibc::testing::load_fake({.packages = 4, .cores_per_package = 2, .memoryless_nodes = CpuSet::parse_list("1-3")});
   // Over 4 x 32768 vertices, so that every node gets a part (of whole bitmap pages).
   const CsrGraph g = random_graph(140000, 300000, 10);
   // One thread per node, two per node, and 2 + 1 threads on two nodes.
@@ -438,8 +441,8 @@ TEST(BfsNuma, SyntheticMultiNodeMachines) {
 TEST(BfsNuma, SyntheticNodesWithMoreNodesThanBitmapPages) {
   // 1000 vertices over 4 nodes: the alignment leaves all to the last node;
   // the empty parts' threads still take part in every barrier.
-  const Topology four = ulibc::testing::load_fake({.packages = 4, .cores_per_package = 1,
-                                                    .memoryless_nodes = CpuSet::parse_list("1-3")});
+  const Topology four =
+      ulibc::testing::load_fake({.packages = 4, .cores_per_package = 1, .memoryless_nodes = CpuSet::parse_list("1-3")});
   const CsrGraph g = random_graph(1000, 3000, 11);
   const Mapping map = Mapping::build(four, Policy(PolicyKind::scatter), 4);
   expect_numa_trees(g, four, map, 4);

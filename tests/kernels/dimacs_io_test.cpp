@@ -2,6 +2,8 @@
 // and the binary weighted graph: what each reader accepts, every refusal
 // naming its line, round trips through the writers, the binary layout byte for
 // byte, cut-short and corrupt binary files.
+#include "graph/dimacs_io.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -14,10 +16,9 @@
 #include <vector>
 
 #include "expect_error.hpp"
-#include "pipe_stream.hpp"
 #include "fake_sysfs.hpp"
-#include "graph/dimacs_io.hpp"
 #include "graph/weighted_graph.hpp"
+#include "pipe_stream.hpp"
 
 namespace {
 
@@ -365,11 +366,17 @@ WeightedGraph parse_binary_pipe(const std::string& bytes) {
 
 TEST(BinaryGraph, ReadsFromAStreamThatCannotSeek) {
   expect_equal(parse_binary_pipe(binary_file(2, 1, {0, 0, 1}, {0, 9})), WeightedGraph({0, 0, 1}, {{0, 9}}));
-  expect_input_error([] { parse_binary_pipe(binary_file(2, 2, {0, 0, 1}, {0, 9})); },
-                     "pipe: truncated: the header declares 2 vertices (3 offsets) and 2 arcs, but the file ends after "
-                     "all offsets and 1 arcs");
-  expect_input_error([] { parse_binary_pipe(binary_file(2147483647, 1ULL << 60, {0, 0}, {})); },
-                     "ends after 2 offsets");
+  expect_input_error(
+      [] {
+        parse_binary_pipe(binary_file(2, 2, {0, 0, 1}, {0, 9}));
+      },
+      "pipe: truncated: the header declares 2 vertices (3 offsets) and 2 arcs, but the file ends after "
+      "all offsets and 1 arcs");
+  expect_input_error(
+      [] {
+        parse_binary_pipe(binary_file(2147483647, 1ULL << 60, {0, 0}, {}));
+      },
+      "ends after 2 offsets");
   expect_input_error([] { parse_binary_pipe(binary_file(2, 1, {0, 0, 1}, {0, 9}) + "zz"); }, "pipe: 2 stray bytes");
   // Arcs beyond one chunk of the bounded reads.
   const WeightedGraph g = build_weighted(big_graph());
@@ -409,9 +416,14 @@ TEST(WeightedGraphFiles, WriteFailuresAreSystemErrorsNamingThePath) {
   const std::vector<std::pair<const char*, std::function<void(const std::string&)>>> writers = {
       {"graph", [&](const std::string& p) { write_dimacs_graph(g, p); }},
       {"binary", [&](const std::string& p) { write_binary_graph(g, p); }},
-      {"coordinates", [](const std::string& p) { write_dimacs_coordinates({{1}, {2}}, p); }},
+      {"coordinates",
+       [](const std::string& p) {
+         write_dimacs_coordinates({{1}, {2}}, p);
+       }},
       {"sources", [](const std::string& p) { write_dimacs_sources({0}, p); }},
-      {"pairs", [](const std::string& p) { write_dimacs_pairs({{0, 1}}, p); }}};
+      {"pairs", [](const std::string& p) {
+         write_dimacs_pairs({{0, 1}}, p);
+       }}};
   for (const auto& [name, write] : writers) {
     SCOPED_TRACE(name);
     expect_system_error([&] { write(nowhere); }, "cannot create " + nowhere);
@@ -489,8 +501,11 @@ TEST(DimacsCoordinates, RoundTrip) {
   EXPECT_EQ(read_dimacs_coordinates(files.path("g.co"), 4), c);
   write_dimacs_coordinates({}, files.path("empty.co"));
   EXPECT_EQ(read_dimacs_coordinates(files.path("empty.co"), 0), Coordinates{});
-  expect_input_error([&] { write_dimacs_coordinates({{1, 2}, {3}}, files.path("bad.co")); },
-                     "cannot write " + files.path("bad.co") + ": 2 x and 1 y coordinates");
+  expect_input_error(
+      [&] {
+        write_dimacs_coordinates({{1, 2}, {3}}, files.path("bad.co"));
+      },
+      "cannot write " + files.path("bad.co") + ": 2 x and 1 y coordinates");
   EXPECT_FALSE(fs::exists(files.path("bad.co")));
 }
 
@@ -561,8 +576,11 @@ TEST(DimacsProblems, RoundTrip) {
 TEST(DimacsProblems, WritersRefuseIdsThatCouldNotBeReadBack) {
   Files files;
   const std::string path = files.path("bad");
-  expect_input_error([&] { write_dimacs_sources({0, -1}, path); },
-                     "cannot write " + path + ": source 1 is vertex -1, not in 0..2147483646");
+  expect_input_error(
+      [&] {
+        write_dimacs_sources({0, -1}, path);
+      },
+      "cannot write " + path + ": source 1 is vertex -1, not in 0..2147483646");
   expect_input_error([&] { write_dimacs_sources({2147483647}, path); }, "source 0 is vertex 2147483647");
   expect_input_error([&] { write_dimacs_pairs({{0, 1}, {1, -5}}, path); }, "query target 1 is vertex -5");
   EXPECT_FALSE(fs::exists(path));

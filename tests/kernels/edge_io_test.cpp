@@ -1,6 +1,8 @@
 // edge_io_test.cpp — the text and binary edge-list formats: what each reader
 // accepts, every refusal (naming the line or edge), round trips through the
 // writers, the binary layout byte for byte, and cut-short files.
+#include "graph/edge_io.hpp"
+
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -14,9 +16,8 @@
 #include <vector>
 
 #include "expect_error.hpp"
-#include "pipe_stream.hpp"
-#include "graph/edge_io.hpp"
 #include "graph/generator.hpp"
+#include "pipe_stream.hpp"
 
 namespace {
 
@@ -236,8 +237,11 @@ EdgeList parse_binary_pipe(const std::string& bytes) {
 
 TEST(BinaryEdges, ReadsFromAStreamThatCannotSeek) {
   expect_equal(parse_binary_pipe(binary_file(4, 2, {0, 1, 3, 2})), {4, {{0, 1}, {3, 2}}});
-  expect_input_error([] { parse_binary_pipe(binary_file(4, 3, {0, 1, 3, 2, 1})); },
-                     "pipe: truncated: the header declares 3 edges but the file holds 2");
+  expect_input_error(
+      [] {
+        parse_binary_pipe(binary_file(4, 3, {0, 1, 3, 2, 1}));
+      },
+      "pipe: truncated: the header declares 3 edges but the file holds 2");
   expect_input_error([] { parse_binary_pipe(binary_file(4, 1ULL << 60, {})); }, "the file holds 0");
   expect_input_error([] { parse_binary_pipe(binary_file(4, 1, {0, 1}) + "zz"); }, "pipe: 2 stray bytes");
 }
@@ -297,8 +301,11 @@ TEST(EdgeFiles, TextWriterRoundTripsAGeneratedGraph) {
 
 TEST(EdgeFiles, WritersRefuseListsThatCouldNotBeReadBack) {
   TempFile file(".bin");
-  expect_input_error([&] { write_binary_edges({4, {{0, 1}, {4, 0}}}, file.path()); },
-                     "edge 1: vertex 4 is not in 0..3");
+  expect_input_error(
+      [&] {
+        write_binary_edges({4, {{0, 1}, {4, 0}}}, file.path());
+      },
+      "edge 1: vertex 4 is not in 0..3");
   expect_input_error([&] { write_text_edges({4, {{-1, 1}}}, file.path()); }, "edge 0: vertex -1 is not in 0..3");
   expect_input_error([&] { write_text_edges({kMaxVertices + 1, {}}, file.path()); }, "2147483648 vertices");
   EXPECT_FALSE(fs::exists(file.path()));

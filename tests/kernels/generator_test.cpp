@@ -1,6 +1,8 @@
 // generator_test.cpp — the Kronecker generator: its shape, its determinism
 // across teams, what each quadrant probability does, and the realism of the
 // graphs it makes (loose statistical bounds, true many sigma away).
+#include "graph/generator.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,7 +14,6 @@
 
 #include "expect_error.hpp"
 #include "graph/builder.hpp"
-#include "graph/generator.hpp"
 
 namespace {
 

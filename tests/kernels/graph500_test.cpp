@@ -1,4 +1,6 @@
-// The Graph500 procedure: search keys, statistics and the output block.
+// graph500_test.cpp — the Graph500 procedure: search keys, statistics and the output block.
+#include "bfs/graph500.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -6,7 +8,6 @@
 #include <numeric>
 #include <set>
 
-#include "bfs/graph500.hpp"
 #include "graph/builder.hpp"
 #include "ulibc/error.hpp"
 

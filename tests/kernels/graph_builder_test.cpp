@@ -50,8 +50,7 @@ TEST(GraphBuilder, PathInMixedOrientations) {
 
 TEST(GraphBuilder, StarNeighboursComeOutSorted) {
   // Centre 3; leaves given in a scrambled order, as both (leaf, centre) and (centre, leaf).
-  expect_build({6, {{3, 5}, {0, 3}, {3, 4}, {2, 3}, {1, 3}}},
-               {{0, 1, 2, 3, 8, 9, 10}, {3, 3, 3, 0, 1, 2, 4, 5, 3, 3}});
+  expect_build({6, {{3, 5}, {0, 3}, {3, 4}, {2, 3}, {1, 3}}}, {{0, 1, 2, 3, 8, 9, 10}, {3, 3, 3, 0, 1, 2, 4, 5, 3, 3}});
 }
 
 TEST(GraphBuilder, DropsSelfLoopsAndDuplicatesInBothOrientations) {
@@ -66,9 +65,7 @@ TEST(GraphBuilder, ReportIsOptional) {
   EXPECT_EQ(g.arcs(), 2);
 }
 
-TEST(GraphBuilder, OnlySelfLoopsGiveNoArcs) {
-  expect_build({3, {{0, 0}, {2, 2}, {0, 0}}}, {{0, 0, 0, 0}, {}, 3, 0});
-}
+TEST(GraphBuilder, OnlySelfLoopsGiveNoArcs) { expect_build({3, {{0, 0}, {2, 2}, {0, 0}}}, {{0, 0, 0, 0}, {}, 3, 0}); }
 
 // ---- Random graphs against a reference --------------------------------------------
 
@@ -113,7 +110,7 @@ Expected reference(const EdgeList& input) {
 TEST(GraphBuilder, RandomGraphsMatchASetReference) {
   // Lists of 256 arcs and more are radix-sorted a byte at a time: the larger
   // shapes have such lists over ids of 10 and 17 bits (two and three passes).
-  const std::pair<std::int64_t, std::size_t> shapes[] = {{1, 10},    {2, 50},      {7, 40},
+  const std::pair<std::int64_t, std::size_t> shapes[] = {{1, 10},   {2, 50},      {7, 40},
                                                          {50, 300}, {1000, 5000}, {100000, 20000}};
   std::uint64_t seed = 0;
   for (const auto& [vertices, tuples] : shapes) {
@@ -139,8 +136,11 @@ TEST(GraphBuilder, ResultDoesNotDependOnTheTeam) {
 // ---- Refusals ---------------------------------------------------------------------
 
 TEST(GraphBuilder, RefusesAnIdBeyondTheVertices) {
-  expect_input_error([] { build_undirected({64, {{0, 1}, {2, 3}, {5, 70}}}); },
-                     "edge 2: vertex 70 is beyond the 64 vertices (ids 0..63)");
+  expect_input_error(
+      [] {
+        build_undirected({64, {{0, 1}, {2, 3}, {5, 70}}});
+      },
+      "edge 2: vertex 70 is beyond the 64 vertices (ids 0..63)");
   expect_input_error([] { build_undirected({64, {{64, 1}}}); }, "edge 0: vertex 64 is beyond the 64 vertices");
   expect_input_error([] { build_undirected({0, {{0, 0}}}); }, "edge 0: vertex 0 is beyond the 0 vertices");
 }

@@ -2,6 +2,8 @@
 // across teams, the model's promises (symmetric streets, weights that follow
 // the lengths, arterials that are fast and whole), and the realism of the
 // defaults. Statistical bounds are many sigma wide, and the seeds are fixed.
+#include "graph/road_generator.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,7 +16,6 @@
 #include <vector>
 
 #include "expect_error.hpp"
-#include "graph/road_generator.hpp"
 
 namespace {
 

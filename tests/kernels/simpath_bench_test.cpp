@@ -1,16 +1,16 @@
 // simpath_bench_test.cpp — `ulibc bench simpath`'s adapter: its options and
 // their refusals, one variant per grid checked against OEIS A007764, a file
 // instead of grids, and the record that tells the plot to draw against K.
+#include "simpath/simpath_bench.hpp"
+
 #include <gtest/gtest.h>
 
+#include <CLI/CLI.hpp>
 #include <fstream>
 #include <string>
 
-#include <CLI/CLI.hpp>
-
 #include "expect_error.hpp"
 #include "fake_sysfs.hpp"
-#include "simpath/simpath_bench.hpp"
 #include "ulibc/mapping.hpp"
 #include "ulibc/topology.hpp"
 

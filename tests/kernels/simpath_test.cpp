@@ -1,9 +1,11 @@
-// Simpath: exact s-t path counts against OEIS A007764, closed forms and a
+// simpath_test.cpp — Simpath: exact s-t path counts against OEIS A007764, closed forms and a
 // brute-force search; the ZDD checked as a reduced (canonical) diagram whose
 // sets are exactly the simple paths, counted again top down (verify.hpp) and
 // read back from its text form; uniform sampling; the parallel search giving
 // the very same ZDD; and the refusals (bad ends, bad grids, memory limit,
 // frontier too wide).
+#include "simpath/simpath.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -23,7 +25,6 @@
 #include "simpath/edge_order.hpp"
 #include "simpath/frontier.hpp"
 #include "simpath/sample.hpp"
-#include "simpath/simpath.hpp"
 #include "simpath/verify.hpp"
 #include "ulibc/error.hpp"
 
@@ -318,8 +319,8 @@ TEST(Simpath, RectangularGridsAreSymmetricAndMatchBruteForce) {
     int rows, cols;
     bool brute;
   };
-  for (const Shape& g : {Shape{1, 1, true}, Shape{1, 6, true}, Shape{2, 3, true}, Shape{2, 7, true},
-                         Shape{3, 4, true}, Shape{3, 5, true}, Shape{4, 6, false}, Shape{3, 9, false}}) {
+  for (const Shape& g : {Shape{1, 1, true}, Shape{1, 6, true}, Shape{2, 3, true}, Shape{2, 7, true}, Shape{3, 4, true},
+                         Shape{3, 5, true}, Shape{4, 6, false}, Shape{3, 9, false}}) {
     SCOPED_TRACE(::testing::Message() << g.rows << "x" << g.cols);
     const PathProblem a = grid_problem(g.rows, g.cols), b = grid_problem(g.cols, g.rows);
     EXPECT_EQ(a.vertices, (g.rows + 1) * (g.cols + 1));
@@ -370,10 +371,10 @@ TEST(Simpath, GridsWithOtherEndsMatchBruteForce) {
 // The ZDD.
 
 std::vector<PathProblem> small_problems() {
-  std::vector<PathProblem> ps = {grid_problem(1, 1), grid_problem(2, 2), grid_problem(2, 3), grid_problem(3, 3),
-                                 grid_problem(3, 4), grid_problem(4, 4), grid_problem(3, 3, 5, 6),
-                                 grid_problem(4, 4, 12, 0), grid_problem(2, 5, 9, 2),
-                                 fan_problem(5), clique_chain(3, 5), clique_chain(1, 7)};
+  std::vector<PathProblem> ps = {grid_problem(1, 1),       grid_problem(2, 2),        grid_problem(2, 3),
+                                 grid_problem(3, 3),       grid_problem(3, 4),        grid_problem(4, 4),
+                                 grid_problem(3, 3, 5, 6), grid_problem(4, 4, 12, 0), grid_problem(2, 5, 9, 2),
+                                 fan_problem(5),           clique_chain(3, 5),        clique_chain(1, 7)};
   std::mt19937_64 rng(11);
   for (int n : {6, 8, 10})
     for (double density : {0.3, 0.6})
@@ -460,8 +461,8 @@ TEST(Simpath, ZddSetsAreExactlyTheSimplePathsAndTheDiagramIsCanonical) {
 TEST(Simpath, ParallelSearchGivesTheSequentialZdd) {
   // Kept to a few hundred steps in all: each step costs a team a few barriers,
   // which on a loaded machine (libgomp spinning) is most of this test's time.
-  std::vector<PathProblem> ps = {grid_problem(5, 5), grid_problem(3, 6), grid_problem(4, 4, 12, 3),
-                                 grid_problem(1, 1), grid_problem(1, 2), fan_problem(8), clique_chain(2, 6)};
+  std::vector<PathProblem> ps = {grid_problem(5, 5), grid_problem(3, 6), grid_problem(4, 4, 12, 3), grid_problem(1, 1),
+                                 grid_problem(1, 2), fan_problem(8),     clique_chain(2, 6)};
   std::mt19937_64 rng(3);
   ps.push_back(random_problem(rng, 13, 0.35));
   for (const PathProblem& p : ps)
@@ -583,7 +584,7 @@ TEST(Simpath, WrittenZddReadsBackToTheSameCount) {
   std::vector<PathProblem> ps = {grid_problem(6, 6), grid_problem(1, 130), grid_problem(3, 3, 5, 9),
                                  clique_chain(12, 8), fan_problem(3)};
   graph::EdgeList split{.vertices = 4, .edges = {{0, 1}, {2, 3}}};
-  ps.push_back(graph_problem(split, 0, 3, "split"));                       // no path
+  ps.push_back(graph_problem(split, 0, 3, "split"));                          // no path
   ps.push_back(graph_problem(graph::EdgeList{.vertices = 2}, 0, 1, "bare"));  // no edge
   for (const PathProblem& p : ps) {
     SCOPED_TRACE(p.name);
@@ -753,9 +754,10 @@ TEST(Simpath, GraphsWithoutPathsCountZero) {
 }
 
 TEST(Simpath, SelfLoopsAndRepeatedEdgesAreDroppedAndReported) {
-  const graph::EdgeList messy{.vertices = 5,
-                              .edges = {{0, 0}, {0, 1}, {1, 0}, {1, 2}, {2, 2}, {0, 1}, {2, 1}, {2, 3}, {3, 2},
-                                        {3, 4}, {4, 4}, {1, 3}, {0, 4}}};
+  const graph::EdgeList messy{
+      .vertices = 5,
+      .edges = {
+          {0, 0}, {0, 1}, {1, 0}, {1, 2}, {2, 2}, {0, 1}, {2, 1}, {2, 3}, {3, 2}, {3, 4}, {4, 4}, {1, 3}, {0, 4}}};
   CleanReport report;
   const PathProblem p = graph_problem(messy, 0, 3, "messy", &report);
   EXPECT_EQ(report.self_loops, 3);
@@ -867,14 +869,14 @@ TEST(Simpath, PathVerticesRefusesWhatIsNotAPathFromS) {
   EXPECT_EQ(path_vertices(path, 3), (std::vector<Vertex>{3, 2, 1, 0}));
   EXPECT_EQ(path_vertices({}, 4), (std::vector<Vertex>{4}));
   const std::vector<std::pair<std::vector<PathEdge>, Vertex>> bad = {
-      {path, 1},                                  // s inside the path
-      {path, 5},                                  // s not on it
-      {{{0, 1}, {2, 3}}, 0},                      // two pieces
-      {{{0, 1}, {1, 2}, {2, 0}}, 0},              // a cycle through s
-      {{{0, 1}, {1, 2}, {2, 3}, {3, 1}}, 0},      // a lollipop
-      {{{0, 1}, {1, 2}, {1, 3}}, 0},              // a branch
-      {{{0, 1}, {0, 1}}, 0},                      // an edge twice
-      {{{0, 1}, {2, 3}, {3, 4}, {4, 2}}, 0},      // a path and a separate cycle
+      {path, 1},                              // s inside the path
+      {path, 5},                              // s not on it
+      {{{0, 1}, {2, 3}}, 0},                  // two pieces
+      {{{0, 1}, {1, 2}, {2, 0}}, 0},          // a cycle through s
+      {{{0, 1}, {1, 2}, {2, 3}, {3, 1}}, 0},  // a lollipop
+      {{{0, 1}, {1, 2}, {1, 3}}, 0},          // a branch
+      {{{0, 1}, {0, 1}}, 0},                  // an edge twice
+      {{{0, 1}, {2, 3}, {3, 4}, {4, 2}}, 0},  // a path and a separate cycle
       {{{0, 1}, {1, 2}, {3, 4}, {4, 5}, {5, 3}}, 0},
   };
   for (const auto& [edges, s] : bad) {
@@ -882,7 +884,6 @@ TEST(Simpath, PathVerticesRefusesWhatIsNotAPathFromS) {
     input_error_of([&] { path_vertices(edges, s); });
   }
 }
-
 
 TEST(Simpath, ThreadCountBelowOneIsRefused) {
   for (int threads : {0, -2})

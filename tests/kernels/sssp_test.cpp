@@ -1,4 +1,4 @@
-// Shortest paths: every algorithm against the plain reference Dijkstra on
+// sssp_test.cpp — shortest paths: every algorithm against the plain reference Dijkstra on
 // random graphs with zero-weight arcs, parallel arcs, self-loops and
 // unreachable vertices; the certificate that checks a distance array; the
 // DIMACS checksum.
@@ -7,11 +7,11 @@
 #include <random>
 #include <vector>
 
+#include "expect_error.hpp"
 #include "graph/weighted_graph.hpp"
 #include "sssp/delta_stepping.hpp"
 #include "sssp/dijkstra.hpp"
 #include "sssp/verify.hpp"
-#include "expect_error.hpp"
 
 namespace ulibc::sssp {
 namespace {
@@ -131,8 +131,8 @@ TEST(Sssp, ZeroWeightCyclesAndUnreachableVertices) {
 }
 
 TEST(Sssp, TheCertificateRejectsWrongDistances) {
-  const WeightedGraph g = graph::build_weighted(
-      {.vertices = 5, .arcs = {{0, 1, 2}, {1, 2, 2}, {0, 2, 5}, {3, 4, 0}, {4, 3, 0}}});
+  const WeightedGraph g =
+      graph::build_weighted({.vertices = 5, .arcs = {{0, 1, 2}, {1, 2, 2}, {0, 2, 5}, {3, 4, 0}, {4, 3, 0}}});
   const std::vector<Distance> right = {0, 2, 4, kUnreached, kUnreached};
   EXPECT_EQ(check_distances(g.view(), 0, right), "");
   auto wrong = right;

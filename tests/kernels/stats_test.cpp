@@ -1,10 +1,10 @@
 // stats_test.cpp — the summaries kernels report: each against a value worked out by hand.
+#include "harness/stats.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <vector>
-
-#include "harness/stats.hpp"
 
 namespace ulibc::harness {
 namespace {
@@ -13,7 +13,7 @@ TEST(Stats, MeanMedianAndSampleDeviation) {
   const std::vector<double> xs = {4, 1, 3, 2, 5};
   EXPECT_DOUBLE_EQ(mean(xs), 3);
   EXPECT_DOUBLE_EQ(median(xs), 3);
-  EXPECT_DOUBLE_EQ(stddev(xs), std::sqrt(2.5));  // squares 1+4+0+1+4 over n-1 = 4
+  EXPECT_DOUBLE_EQ(stddev(xs), std::sqrt(2.5));                  // squares 1+4+0+1+4 over n-1 = 4
   EXPECT_DOUBLE_EQ(median(std::vector<double>{7, 1, 5, 3}), 4);  // even count: the middle pair's mean
 }
 

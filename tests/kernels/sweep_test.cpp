@@ -1,6 +1,8 @@
 // sweep_test.cpp — the harness: order of runs, the team's placement during a
 // run and its release afterwards, errors kept per run, and the choice of the
 // best policy. A probe kernel reports where its threads were allowed to run.
+#include "harness/sweep.hpp"
+
 #include <gtest/gtest.h>
 #include <omp.h>
 
@@ -10,7 +12,6 @@
 
 #include "expect_error.hpp"
 #include "fake_sysfs.hpp"
-#include "harness/sweep.hpp"
 #include "ulibc/affinity.hpp"
 
 namespace ulibc::harness {
@@ -42,7 +43,8 @@ class ProbeKernel : public BenchKernel {
     }
     masks.push_back(seen);
     bound.push_back(ctx.bound);
-    const double speed = speed_by_policy.count(ctx.map.policy().name()) ? speed_by_policy[ctx.map.policy().name()] : 1.0;
+    const double speed =
+        speed_by_policy.count(ctx.map.policy().name()) ? speed_by_policy[ctx.map.policy().name()] : 1.0;
     return {RunResult{.measurements = {Measurement{.name = "speed", .unit = "op/s", .value = speed}}, .valid = true}};
   }
 };

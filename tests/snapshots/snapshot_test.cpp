@@ -143,8 +143,8 @@ fs::path extract(const fs::path& tarball, const fs::path& dir) {
 }
 
 json hwloc_view(const fs::path& root) {
-  return json::parse(run(quoted(kOraclePython) + " " + quoted(kOracleScript) + " " + quoted(kLstopo) + " " +
-                         quoted(root.string())));
+  return json::parse(
+      run(quoted(kOraclePython) + " " + quoted(kOracleScript) + " " + quoted(kLstopo) + " " + quoted(root.string())));
 }
 
 // hwloc's sets arrive as kernel cpumaps; compared as cpulists, so that a
@@ -253,7 +253,8 @@ void compare_nodes(const Topology& t, const json& hw, const Snapshot& s) {
     EXPECT_EQ(n->memory_bytes, h["memory"].get<std::uint64_t>()) << "memory (MemTotal)";
     if (cpuless.contains(id)) {
       EXPECT_TRUE(n->cpus.empty()) << "ULIBC gives CPU-less node processors " << n->cpus.to_list();
-      EXPECT_FALSE(mask(h["cpus"]).empty()) << "expected difference gone: hwloc shows node " << id << " without locality";
+      EXPECT_FALSE(mask(h["cpus"]).empty())
+          << "expected difference gone: hwloc shows node " << id << " without locality";
     } else {
       EXPECT_EQ((n->cpus & t.online()).to_list(), mask(h["cpus"])) << "online processors of the node";
     }
@@ -314,7 +315,8 @@ std::string describe(const Topology& t) {
     for (int d : n.distances) out << " " << d;
     out << "\n";
   }
-  for (const auto& c : t.caches()) out << "L" << c.level << c.type << " " << c.size_bytes << " " << c.cpus.to_list() << "\n";
+  for (const auto& c : t.caches())
+    out << "L" << c.level << c.type << " " << c.size_bytes << " " << c.cpus.to_list() << "\n";
   for (const auto& note : t.notes()) out << "note: " << note << "\n";
   return out.str();
 }

@@ -1,3 +1,4 @@
+// fake_sysfs.cpp — writes a synthetic sysfs/procfs tree from a description.
 #include "fake_sysfs.hpp"
 
 #include <unistd.h>
@@ -112,7 +113,8 @@ std::string write_fake_sysfs(const FakeMachine& m, const std::string& root) {
     put(sys / "node/online", ids.to_list());
     put(sys / "node/possible", ids.to_list());
   }
-  put(fs::path(root) / "proc/meminfo", "MemTotal:       " + std::to_string(nnodes * (m.node_memory_bytes >> 10)) + " kB");
+  put(fs::path(root) / "proc/meminfo",
+      "MemTotal:       " + std::to_string(nnodes * (m.node_memory_bytes >> 10)) + " kB");
 
   if (m.cpuset) {
     const std::string cpus = m.cpuset->to_list();

@@ -25,11 +25,11 @@ struct FakeMachine {
   int smt = 1;  // hardware threads per core
   Numbering numbering = Numbering::smt_last;
 
-  std::vector<int> node_ids;        // OS id of each node (sparse ids); empty → 0,1,2,…
-  CpuSet offline;                   // processors written as offline (no topology directory)
-  std::optional<CpuSet> cpuset;     // the cgroup's cpuset.cpus, if any
+  std::vector<int> node_ids;     // OS id of each node (sparse ids); empty → 0,1,2,…
+  CpuSet offline;                // processors written as offline (no topology directory)
+  std::optional<CpuSet> cpuset;  // the cgroup's cpuset.cpus, if any
   CgroupFlavor cgroup = CgroupFlavor::v2;
-  CpuSet memoryless_nodes;          // node *indices* whose MemTotal is 0
+  CpuSet memoryless_nodes;  // node *indices* whose MemTotal is 0
   std::uint64_t node_memory_bytes = 1ull << 30;
   int remote_distance = 20;
 

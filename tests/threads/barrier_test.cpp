@@ -1,4 +1,4 @@
-// The NUMA barrier under stress: teams of 1..16 std::threads (more than the
+// barrier_test.cpp — the NUMA barrier under stress: teams of 1..16 std::threads (more than the
 // processors of a small machine, so waiters really sleep), grouped like the
 // mappings of a synthetic 4-node machine, for thousands of episodes each.
 #include <gtest/gtest.h>
@@ -27,10 +27,10 @@ using ulibc::NumaBarrier;
 using ulibc::Policy;
 using ulibc::PolicyKind;
 using ulibc::Topology;
-using ulibc::testing::FakeMachine;
-using ulibc::testing::TempDir;
 using ulibc::testing::expect_input_error;
+using ulibc::testing::FakeMachine;
 using ulibc::testing::run_threads;
+using ulibc::testing::TempDir;
 
 // 4 nodes × 2 cores × 2 SMT threads: 16 processors.
 const FakeMachine kFourNodes{.packages = 4, .cores_per_package = 2, .smt = 2};
@@ -54,8 +54,8 @@ class Watchdog {
     thread_ = std::thread([this, limit] {
       std::unique_lock lock(mutex_);
       if (!done_cv_.wait_for(lock, limit, [this] { return done_; })) {
-        std::fprintf(stderr, "watchdog: %s still running after %llds: a thread never left the barrier\n",
-                     what_.c_str(), static_cast<long long>(limit.count()));
+        std::fprintf(stderr, "watchdog: %s still running after %llds: a thread never left the barrier\n", what_.c_str(),
+                     static_cast<long long>(limit.count()));
         std::abort();
       }
     });
@@ -169,7 +169,8 @@ TEST(NumaBarrier, BuildsFromAMappingAndRunsItsTeam) {
 // Late arrivals, long enough that the others go to sleep in the kernel:
 // every sleeper must be woken, in every episode.
 TEST(NumaBarrier, WakesSleepersEveryEpisode) {
-  for (const std::vector<int>& groups : {std::vector<int>{0, 0}, std::vector<int>{0, 1, 0, 1}, std::vector<int>{0, 1, 2}}) {
+  for (const std::vector<int>& groups :
+       {std::vector<int>{0, 0}, std::vector<int>{0, 1, 0, 1}, std::vector<int>{0, 1, 2}}) {
     SCOPED_TRACE(describe(groups));
     NumaBarrier barrier(groups);
     const int n = barrier.size();

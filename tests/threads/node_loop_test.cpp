@@ -1,4 +1,4 @@
-// Per-node loops: every index exactly once for many range and team shapes,
+// node_loop_test.cpp — per-node loops: every index exactly once for many range and team shapes,
 // stealing when one node's threads are late (and never with one node), the
 // nearest-first steal order, reuse after reset(), and bad input.
 #include <gtest/gtest.h>
@@ -27,10 +27,10 @@ using ulibc::Policy;
 using ulibc::PolicyKind;
 using ulibc::Range;
 using ulibc::Topology;
-using ulibc::testing::FakeMachine;
-using ulibc::testing::TempDir;
 using ulibc::testing::expect_input_error;
+using ulibc::testing::FakeMachine;
 using ulibc::testing::run_threads;
+using ulibc::testing::TempDir;
 
 // 4 nodes × 2 cores × 2 SMT threads: 16 processors.
 const FakeMachine kFourNodes{.packages = 4, .cores_per_package = 2, .smt = 2};
@@ -63,7 +63,8 @@ struct BadChunk : std::runtime_error {
 // Counts, per index, how often a body ran it, and checks each chunk.
 class Tally {
  public:
-  Tally(std::size_t begin, std::size_t end, std::size_t chunk) : begin_(begin), end_(end), chunk_(chunk), hits_(end - begin) {}
+  Tally(std::size_t begin, std::size_t end, std::size_t chunk)
+      : begin_(begin), end_(end), chunk_(chunk), hits_(end - begin) {}
 
   // Throws on a chunk that is empty, too big or outside the range, to stop
   // a loop that hands out nonsense (a wrapped counter would run forever).
@@ -80,7 +81,8 @@ class Tally {
     std::string out;
     int shown = 0;
     for (std::size_t i = 0; i < hits_.size(); ++i)
-      if (const int h = hits_[i].load(); h != times && shown++ < 5) out += std::to_string(begin_ + i) + ":" + std::to_string(h) + " ";
+      if (const int h = hits_[i].load(); h != times && shown++ < 5)
+        out += std::to_string(begin_ + i) + ":" + std::to_string(h) + " ";
     if (bad_chunks_.load()) out += std::to_string(bad_chunks_.load()) + " chunks empty, too big or outside the range";
     return out;
   }
@@ -135,9 +137,8 @@ TEST(NodeLoop, RunsEveryIndexOnceForManyShapes) {
     std::size_t begin, end, chunk;
   };
   const Shape shapes[] = {
-      {0, 0, 1},          {7, 7, 4},          {0, 1, 1},        {0, 3, 8},        {5, 9, 1000},
-      {0, 1000, 1},       {1000, 13345, 7},   {3, 4099, 64},    {0, 50000, 1},    {17, 20017, 333},
-      {0, 15, 1},         {100, 117, 2},
+      {0, 0, 1},        {7, 7, 4},     {0, 1, 1},     {0, 3, 8},        {5, 9, 1000}, {0, 1000, 1},
+      {1000, 13345, 7}, {3, 4099, 64}, {0, 50000, 1}, {17, 20017, 333}, {0, 15, 1},   {100, 117, 2},
   };
   for (auto kind : {PolicyKind::scatter, PolicyKind::compact, PolicyKind::compact_plus, PolicyKind::none})
     for (int n : {1, 3, 5, 8, 13, 16}) {
@@ -260,8 +261,11 @@ TEST(NodeLoop, RangesNearSizeMaxDoNotWrap) {
   struct Shape {
     std::size_t begin, end, chunk;
   };
-  const Shape shapes[] = {{max - 200, max, 1}, {max - 200, max, 64}, {max - 200, max, max / 2},
-                          {max - 1000, max - 100, max / 4}, {max - 5, max - 2, max}};
+  const Shape shapes[] = {{max - 200, max, 1},
+                          {max - 200, max, 64},
+                          {max - 200, max, max / 2},
+                          {max - 1000, max - 100, max / 4},
+                          {max - 5, max - 2, max}};
   for (int n : {1, 4, 16}) {
     const Mapping map = Mapping::build(four_nodes(), Policy(PolicyKind::scatter), n);
     for (const Shape& s : shapes) {

@@ -1,14 +1,14 @@
-// The edge-based Simpath's hand-over queue (kernels/simpath/request_queue.hpp):
+// request_queue_test.cpp — the edge-based Simpath's hand-over queue (kernels/simpath/request_queue.hpp):
 // one producer and one consumer thread, every record arriving whole and in
 // order across many blocks, a closed queue ending, a refused block. Run on
 // std::threads so that ThreadSanitizer sees the release/acquire pairs.
+#include "simpath/request_queue.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <thread>
 #include <vector>
-
-#include "simpath/request_queue.hpp"
 
 namespace ulibc::simpath::detail {
 namespace {

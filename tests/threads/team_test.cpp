@@ -1,4 +1,4 @@
-// The team launcher under stress: many short teams, oversubscribed, with data
+// team_test.cpp — the team launcher under stress: many short teams, oversubscribed, with data
 // handed between the caller and the team, and failures from several threads.
 #include <gtest/gtest.h>
 
@@ -43,10 +43,11 @@ TEST(Team, FailuresOfSeveralThreadsGiveOneExceptionAndNoLeak) {
   const Mapping map = Mapping::build(live(), Policy(PolicyKind::scatter), 6);
   for (int round = 0; round < 50; ++round) {
     std::atomic<int> finished{0};
-    EXPECT_THROW(ulibc::run_team(map, [&](const Placement& p) {
-                   finished.fetch_add(1);
-                   if (p.thread % 2) throw std::runtime_error("odd thread");
-                 }),
+    EXPECT_THROW(ulibc::run_team(map,
+                                 [&](const Placement& p) {
+                                   finished.fetch_add(1);
+                                   if (p.thread % 2) throw std::runtime_error("odd thread");
+                                 }),
                  std::runtime_error);
     EXPECT_EQ(finished.load(), 6);
   }

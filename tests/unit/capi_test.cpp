@@ -1,4 +1,4 @@
-// The C API, its paper-compatible names, and concurrent reads from an OpenMP team.
+// capi_test.cpp — the C API, its paper-compatible names, and concurrent reads from an OpenMP team.
 #include <gtest/gtest.h>
 #include <omp.h>
 

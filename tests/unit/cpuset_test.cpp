@@ -1,6 +1,8 @@
+// cpuset_test.cpp — CpuSet and its parsers of the kernel's cpulist and cpumap formats.
+#include "ulibc/cpuset.hpp"
+
 #include <gtest/gtest.h>
 
-#include "ulibc/cpuset.hpp"
 #include "ulibc/error.hpp"
 
 using ulibc::CpuSet;
@@ -20,7 +22,8 @@ TEST(CpuSet, ParsesKernelCpumaps) {
 }
 
 TEST(CpuSet, RejectsGarbageWithTheOffendingText) {
-  for (const char* bad : {"1-", "5-3", "a", "-1", "1,,2", "99999999999", "70000", "1-2-3", "0x1", "0--0", "+1", "1-+2"}) {
+  for (const char* bad :
+       {"1-", "5-3", "a", "-1", "1,,2", "99999999999", "70000", "1-2-3", "0x1", "0--0", "+1", "1-+2"}) {
     try {
       CpuSet::parse_list(bad);
       ADD_FAILURE() << "accepted \"" << bad << "\"";
@@ -29,7 +32,8 @@ TEST(CpuSet, RejectsGarbageWithTheOffendingText) {
       EXPECT_NE(std::string(e.what()).find(bad), std::string::npos) << e.what();
     }
   }
-  for (const char* bad : {"xyz", "123456789", "ff,,ff", "ff ff"}) EXPECT_THROW(CpuSet::parse_mask(bad), ulibc::Error) << bad;
+  for (const char* bad : {"xyz", "123456789", "ff,,ff", "ff ff"})
+    EXPECT_THROW(CpuSet::parse_mask(bad), ulibc::Error) << bad;
 }
 
 TEST(CpuSet, HoldsMoreThanACpuSetT) {

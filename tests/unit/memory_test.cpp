@@ -1,6 +1,8 @@
-// Node-local memory: allocation, binding and page placement on the live
+// memory_test.cpp — node-local memory: allocation, binding and page placement on the live
 // machine's first memory node, the checks made before anything is mapped
 // (some against synthetic topologies), huge page fallbacks, and the C API.
+#include "ulibc/memory.hpp"
+
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 
@@ -17,7 +19,6 @@
 #include "expect_error.hpp"
 #include "fake_sysfs.hpp"
 #include "ulibc/error.hpp"
-#include "ulibc/memory.hpp"
 #include "ulibc/ulibc.h"
 
 namespace {
@@ -186,7 +187,9 @@ TEST(Memory, NodesThatDoNotExistAreRefusedByName) {
     EXPECT_TRUE(contains(input_error_of([&] { allocate_on_node(live(), 1, node, {.bind = MemBind::preferred}); }),
                          "does not exist"));
     if (node >= 0) {
-      EXPECT_TRUE(contains(input_error_of([&] { allocate_interleaved(live(), 1, NodeSet{home(), node}); }),
+      EXPECT_TRUE(contains(input_error_of([&] {
+                             allocate_interleaved(live(), 1, NodeSet{home(), node});
+                           }),
                            "node " + std::to_string(node)));
     }
   }
@@ -407,8 +410,8 @@ TEST(Memory, PageGranules) {
 
 TEST(Memory, PartsAreBoundEachToItsNodeOrLeftUnbound) {
   const std::size_t page = page_size();
-  NumaBuffer b = allocate_parts(live(), {{.bytes = 2 * page, .node = home()}, {.bytes = 3 * page, .node = -1},
-                                         {.bytes = 100, .node = home()}});
+  NumaBuffer b = allocate_parts(
+      live(), {{.bytes = 2 * page, .node = home()}, {.bytes = 3 * page, .node = -1}, {.bytes = 100, .node = home()}});
   EXPECT_EQ(b.size(), 5 * page + 100);
   EXPECT_EQ(b.mapped_bytes(), 6 * page);
   const char* p = static_cast<const char*>(b.data());
@@ -416,8 +419,9 @@ TEST(Memory, PartsAreBoundEachToItsNodeOrLeftUnbound) {
   EXPECT_EQ(memory_policy(p + 2 * page).mode, MemPolicyMode::none);
   EXPECT_EQ(memory_policy(p + 4 * page).mode, MemPolicyMode::none);
   EXPECT_EQ(memory_policy(p + 5 * page).mode, MemPolicyMode::bind);  // the last part, rounded up
-  const std::string why =
-      input_error_of([&] { allocate_parts(live(), {{.bytes = 100, .node = home()}, {.bytes = 1}}); });
+  const std::string why = input_error_of([&] {
+    allocate_parts(live(), {{.bytes = 100, .node = home()}, {.bytes = 1}});
+  });
   EXPECT_TRUE(contains(why, "part 0 (100 bytes) is not a multiple")) << why;
   EXPECT_TRUE(contains(input_error_of([&] { allocate_parts(live(), {}); }), "size is 0"));
   EXPECT_TRUE(contains(input_error_of([&] { allocate_parts(live(), {{.bytes = kMax}, {.bytes = kMax}}); }), "add up"));

@@ -1,11 +1,12 @@
-// NodeArray: the layout over many synthetic machines and mappings (pure
+// node_array_test.cpp — nodeArray: the layout over many synthetic machines and mappings (pure
 // arithmetic), binding and first touch on the live machine, and memory-less
 // nodes whose parts move to the nearest node with memory.
+#include "ulibc/node_array.hpp"
+
 #include <gtest/gtest.h>
 
-#include <complex>
-
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <fstream>
 #include <numeric>
@@ -14,7 +15,6 @@
 
 #include "fake_sysfs.hpp"
 #include "ulibc/error.hpp"
-#include "ulibc/node_array.hpp"
 
 namespace {
 
@@ -73,8 +73,8 @@ void expect_sound_layout(const Mapping& map, std::size_t n, std::size_t elem, Pa
 
 TEST(NodeArrayLayout, SoundOverManyMachinesMappingsAndSizes) {
   const FakeMachine machines[] = {
-      {.packages = 4, .cores_per_package = 4},                                                // the paper's 4 nodes
-      {.packages = 2, .nodes_per_package = 2, .cores_per_package = 6, .smt = 2},              // sub-NUMA clusters
+      {.packages = 4, .cores_per_package = 4},                                    // the paper's 4 nodes
+      {.packages = 2, .nodes_per_package = 2, .cores_per_package = 6, .smt = 2},  // sub-NUMA clusters
       {.packages = 3, .cores_per_package = 5, .numbering = Numbering::smt_adjacent, .node_ids = {0, 2, 7}},
   };
   for (const FakeMachine& m : machines) {
@@ -126,8 +126,8 @@ TEST(NodeArray, EachNodePartIsBoundToItsNode) {
     EXPECT_EQ(pol.mode, MemPolicyMode::bind);
     EXPECT_EQ(pol.nodes, NodeSet{nearest_memory_node(live(), map.node_ids()[static_cast<std::size_t>(k)])});
   }
-  EXPECT_EQ(page_placement(a.data(), a.size() * sizeof(double)).absent, (a.size() * sizeof(double) + page_size() - 1) /
-                                                                             page_size());
+  EXPECT_EQ(page_placement(a.data(), a.size() * sizeof(double)).absent,
+            (a.size() * sizeof(double) + page_size() - 1) / page_size());
 }
 
 TEST(NodeArray, SpansAndRangesAgree) {

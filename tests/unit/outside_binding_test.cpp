@@ -1,4 +1,4 @@
-// Outside binding: OpenMP's binding variables, a narrowed process mask (from a
+// outside_binding_test.cpp — outside binding: OpenMP's binding variables, a narrowed process mask (from a
 // snapshot's cgroup here; taskset in the virtual NUMA lab), the rule variable,
 // and environment variables that disagree.
 #include <gtest/gtest.h>
@@ -39,7 +39,8 @@ TEST(OutsideBinding, OpenMPVariablesThatBindAreListedInOrder) {
   ScopedEnv gomp("GOMP_CPU_AFFINITY", "0-3"), places("OMP_PLACES", "cores"), kmp("KMP_AFFINITY", "compact");
   TempDir dir;
   const auto found = ulibc::detect_outside_binding(snapshot({.cores_per_package = 4}, dir));
-  EXPECT_EQ(found.variables, (std::vector<std::string>{"OMP_PLACES=cores", "GOMP_CPU_AFFINITY=0-3", "KMP_AFFINITY=compact"}));
+  EXPECT_EQ(found.variables,
+            (std::vector<std::string>{"OMP_PLACES=cores", "GOMP_CPU_AFFINITY=0-3", "KMP_AFFINITY=compact"}));
   EXPECT_EQ(found.describe(), "OMP_PLACES=cores, GOMP_CPU_AFFINITY=0-3, KMP_AFFINITY=compact set");
 }
 

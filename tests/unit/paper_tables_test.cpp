@@ -1,4 +1,4 @@
-// The ULIBC paper's example machine (4-way Sandy Bridge-EP: 4 packages = 4
+// paper_tables_test.cpp — the ULIBC paper's example machine (4-way Sandy Bridge-EP: 4 packages = 4
 // nodes, 8 cores, 2 SMT; processor = 8*package + core + 32*smt) must give
 // exactly its Tables 3 and 4.
 #include <gtest/gtest.h>
@@ -21,16 +21,14 @@ const ulibc::Topology& paper_machine() {
 }
 
 // Table 3, read row by row: processor of threads 0..63.
-const std::vector<int> kScatter = {
-    0,  8,  16, 24, 1,  9,  17, 25, 2,  10, 18, 26, 3,  11, 19, 27,  //
-    4,  12, 20, 28, 5,  13, 21, 29, 6,  14, 22, 30, 7,  15, 23, 31,  //
-    32, 40, 48, 56, 33, 41, 49, 57, 34, 42, 50, 58, 35, 43, 51, 59,  //
-    36, 44, 52, 60, 37, 45, 53, 61, 38, 46, 54, 62, 39, 47, 55, 63};
-const std::vector<int> kCompact = {
-    0,  1,  2,  3,  4,  5,  6,  7,  32, 33, 34, 35, 36, 37, 38, 39,  //
-    8,  9,  10, 11, 12, 13, 14, 15, 40, 41, 42, 43, 44, 45, 46, 47,  //
-    16, 17, 18, 19, 20, 21, 22, 23, 48, 49, 50, 51, 52, 53, 54, 55,  //
-    24, 25, 26, 27, 28, 29, 30, 31, 56, 57, 58, 59, 60, 61, 62, 63};
+const std::vector<int> kScatter = {0,  8,  16, 24, 1,  9,  17, 25, 2,  10, 18, 26, 3,  11, 19, 27,  //
+                                   4,  12, 20, 28, 5,  13, 21, 29, 6,  14, 22, 30, 7,  15, 23, 31,  //
+                                   32, 40, 48, 56, 33, 41, 49, 57, 34, 42, 50, 58, 35, 43, 51, 59,  //
+                                   36, 44, 52, 60, 37, 45, 53, 61, 38, 46, 54, 62, 39, 47, 55, 63};
+const std::vector<int> kCompact = {0,  1,  2,  3,  4,  5,  6,  7,  32, 33, 34, 35, 36, 37, 38, 39,  //
+                                   8,  9,  10, 11, 12, 13, 14, 15, 40, 41, 42, 43, 44, 45, 46, 47,  //
+                                   16, 17, 18, 19, 20, 21, 22, 23, 48, 49, 50, 51, 52, 53, 54, 55,  //
+                                   24, 25, 26, 27, 28, 29, 30, 31, 56, 57, 58, 59, 60, 61, 62, 63};
 
 struct Table4 {
   const char* policy;
@@ -71,7 +69,8 @@ TEST(PaperMachine, DiscoveredAsDescribed) {
 TEST(PaperMachine, Table3ProcessorOfEveryThread) {
   for (const char* policy : {"scatter", "compact", "compact+"})
     for (int threads : kThreadCounts)
-      EXPECT_EQ(procs(Mapping::build(paper_machine(), Policy::parse(policy), threads)), expected_table3(policy, threads))
+      EXPECT_EQ(procs(Mapping::build(paper_machine(), Policy::parse(policy), threads)),
+                expected_table3(policy, threads))
           << policy << " with " << threads << " threads";
 }
 

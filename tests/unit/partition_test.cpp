@@ -1,4 +1,4 @@
-// NodePartition: node shares in proportion to the node's threads, aligned
+// partition_test.cpp — nodePartition: node shares in proportion to the node's threads, aligned
 // node boundaries, exact covers of [0, n) by nodes and of each node's part
 // by its threads, for mappings of synthetic machines and many n.
 #include <gtest/gtest.h>
@@ -21,9 +21,9 @@ using ulibc::Policy;
 using ulibc::PolicyKind;
 using ulibc::Range;
 using ulibc::Topology;
+using ulibc::testing::expect_input_error;
 using ulibc::testing::FakeMachine;
 using ulibc::testing::load_fake;
-using ulibc::testing::expect_input_error;
 using u128 = unsigned __int128;
 
 // 4 nodes × 2 cores × 2 SMT threads, and 3 nodes × 3 cores.

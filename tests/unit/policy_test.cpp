@@ -1,3 +1,4 @@
+// policy_test.cpp — the policies' processor orders and their names.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -14,8 +15,8 @@ using ulibc::Policy;
 using ulibc::PolicyKind;
 using ulibc::Topology;
 using ulibc::testing::FakeMachine;
-using ulibc::testing::ScopedEnv;
 using ulibc::testing::load_fake;
+using ulibc::testing::ScopedEnv;
 
 std::vector<int> procs(const Mapping& m) {
   std::vector<int> out;
@@ -81,14 +82,15 @@ TEST(Mapping, ListNamingAnUnusableProcessorIsAnError) {
 
 TEST(Mapping, ThreadCountsOutsideTheLimitsAreErrors) {
   const Topology t = load_fake(FakeMachine{.packages = 1, .cores_per_package = 2});
-  for (int n : {0, -1, Mapping::kMaxThreads + 1}) EXPECT_THROW(Mapping::build(t, Policy::parse("compact"), n), ulibc::Error) << n;
+  for (int n : {0, -1, Mapping::kMaxThreads + 1})
+    EXPECT_THROW(Mapping::build(t, Policy::parse("compact"), n), ulibc::Error) << n;
   EXPECT_EQ(Mapping::build(t, Policy::parse("compact"), Mapping::kMaxThreads).size(), Mapping::kMaxThreads);
 }
 
 TEST(Mapping, OnlyUsableProcessorsAreUsedAndRanksStayDense) {
   // Node 0 keeps only processor 3 usable; the sparse node ids still give dense indices.
-  const Topology t = load_fake(FakeMachine{.packages = 2, .cores_per_package = 4, .node_ids = {4, 9},
-                                      .cpuset = CpuSet::parse_list("3-7")});
+  const Topology t = load_fake(
+      FakeMachine{.packages = 2, .cores_per_package = 4, .node_ids = {4, 9}, .cpuset = CpuSet::parse_list("3-7")});
   const Mapping m = Mapping::build(t, Policy::parse("scatter"), 5);
   EXPECT_EQ(procs(m), (std::vector<int>{3, 4, 5, 6, 7}));
   EXPECT_EQ(m.node_ids(), (std::vector<int>{4, 9}));
@@ -99,8 +101,8 @@ TEST(Mapping, OnlyUsableProcessorsAreUsedAndRanksStayDense) {
 }
 
 TEST(Mapping, CompactPlusAvoidsSiblingsUntilEveryCoreIsUsed) {
-  const Topology t = load_fake(FakeMachine{.packages = 2, .cores_per_package = 2, .smt = 2,
-                                      .numbering = ulibc::testing::Numbering::smt_adjacent});
+  const Topology t = load_fake(FakeMachine{
+      .packages = 2, .cores_per_package = 2, .smt = 2, .numbering = ulibc::testing::Numbering::smt_adjacent});
   // Processors: package 0 core 0 = {0,1}, core 1 = {2,3}; package 1 = {4,5}, {6,7}.
   EXPECT_EQ(procs(Mapping::build(t, Policy::parse("compact+"), 8)), (std::vector<int>{0, 2, 4, 6, 1, 3, 5, 7}));
   EXPECT_EQ(procs(Mapping::build(t, Policy::parse("compact"), 8)), (std::vector<int>{0, 2, 1, 3, 4, 6, 5, 7}));

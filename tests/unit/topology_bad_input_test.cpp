@@ -1,4 +1,4 @@
-// Malformed sysfs trees: a clear Error naming the file, or a documented fallback.
+// topology_bad_input_test.cpp — malformed sysfs trees: a clear Error naming the file, or a documented fallback.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -16,7 +16,9 @@ using ulibc::testing::TempDir;
 
 class BadSysfs : public ::testing::Test {
  protected:
-  void SetUp() override { ulibc::testing::write_fake_sysfs(FakeMachine{.packages = 2, .cores_per_package = 2}, dir.path()); }
+  void SetUp() override {
+    ulibc::testing::write_fake_sysfs(FakeMachine{.packages = 2, .cores_per_package = 2}, dir.path());
+  }
   std::string file(const std::string& rel) const { return dir.path() + "/sys/devices/system/" + rel; }
   void overwrite(const std::string& rel, const std::string& text) const { std::ofstream(file(rel)) << text; }
 
@@ -83,7 +85,8 @@ TEST_F(BadSysfs, GarbageDistance) {
 TEST_F(BadSysfs, NodeWithoutCpulistFallsBackToProcessorLinks) {
   fs::remove(file("node/node1/cpulist"));
   fs::remove(file("node/node1/cpumap"));
-  for (int cpu : {2, 3}) fs::create_directory_symlink("../../node/node1", file("cpu/cpu" + std::to_string(cpu) + "/node1"));
+  for (int cpu : {2, 3})
+    fs::create_directory_symlink("../../node/node1", file("cpu/cpu" + std::to_string(cpu) + "/node1"));
   const Topology t = Topology::load(dir.path());
   EXPECT_EQ(t.node(1)->cpus.to_list(), "2-3");
   EXPECT_EQ(t.processor(3)->node, 1);
@@ -94,7 +97,8 @@ TEST_F(BadSysfs, NodeWithoutCpulistFallsBackToProcessorLinks) {
 TEST_F(BadSysfs, MissingNodeDirectoryRecoveredFromLinks) {
   fs::remove_all(file("node/node1"));
   overwrite("cpu/online", "0-2");  // an offline processor's link counts too
-  for (int cpu : {2, 3}) fs::create_directory_symlink("../../node/node1", file("cpu/cpu" + std::to_string(cpu) + "/node1"));
+  for (int cpu : {2, 3})
+    fs::create_directory_symlink("../../node/node1", file("cpu/cpu" + std::to_string(cpu) + "/node1"));
   const Topology t = Topology::load(dir.path());
   ASSERT_NE(t.node(1), nullptr);
   EXPECT_FALSE(t.node(1)->has_memory());  // nothing tells its size

@@ -1,4 +1,4 @@
-// Discovery on synthetic machines: every shape and oddity real machines show.
+// topology_test.cpp — discovery on synthetic machines: every shape and oddity real machines show.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -22,7 +22,8 @@ struct Loaded {
 };
 
 TEST(Topology, TwoPackagesSmtAdjacent) {
-  Loaded l(FakeMachine{.packages = 2, .cores_per_package = 4, .smt = 2, .numbering = ulibc::testing::Numbering::smt_adjacent});
+  Loaded l(FakeMachine{
+      .packages = 2, .cores_per_package = 4, .smt = 2, .numbering = ulibc::testing::Numbering::smt_adjacent});
   const Topology& t = l.topo;
   EXPECT_FALSE(t.is_live());
   ASSERT_EQ(t.processors().size(), 16u);
@@ -107,8 +108,11 @@ TEST(Topology, UnknownPackageIdsNumberedBySiblingSets) {
 
 TEST(Topology, CoresComeFromSiblingSetsWhenCoreIdRepeatsPerDie) {
   // Two dies of 2 cores per package, core_id 0,1,0,1: four distinct cores.
-  Loaded l(FakeMachine{.packages = 1, .cores_per_package = 4, .smt = 2,
-                       .numbering = ulibc::testing::Numbering::smt_adjacent, .core_id_period = 2});
+  Loaded l(FakeMachine{.packages = 1,
+                       .cores_per_package = 4,
+                       .smt = 2,
+                       .numbering = ulibc::testing::Numbering::smt_adjacent,
+                       .core_id_period = 2});
   const Topology& t = l.topo;
   EXPECT_EQ(t.processor(0)->core_id, t.processor(4)->core_id);
   EXPECT_NE(t.processor(0)->core, t.processor(4)->core);
@@ -123,8 +127,11 @@ TEST(Topology, CoresComeFromSiblingSetsWhenCoreIdRepeatsPerDie) {
 TEST(Topology, CgroupCpusetLimitsAllowedInEveryFlavor) {
   using ulibc::testing::CgroupFlavor;
   for (auto flavor : {CgroupFlavor::legacy_cpuset, CgroupFlavor::v1, CgroupFlavor::v2}) {
-    Loaded l(FakeMachine{.packages = 2, .cores_per_package = 4, .offline = CpuSet{3},
-                         .cpuset = CpuSet::parse_list("1-5"), .cgroup = flavor});
+    Loaded l(FakeMachine{.packages = 2,
+                         .cores_per_package = 4,
+                         .offline = CpuSet{3},
+                         .cpuset = CpuSet::parse_list("1-5"),
+                         .cgroup = flavor});
     EXPECT_EQ(l.topo.allowed().to_list(), "1-2,4-5") << static_cast<int>(flavor);
     EXPECT_EQ(l.topo.usable(), l.topo.allowed());
     EXPECT_TRUE(l.topo.processor(6)->online);

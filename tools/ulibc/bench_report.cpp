@@ -1,14 +1,13 @@
 // bench_report.cpp — the table, CSV and JSON forms of a benchmark's record.
 #include "bench_report.hpp"
 
+#include <fmt/chrono.h>
+#include <fmt/format.h>
 #include <sys/utsname.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-
-#include <fmt/chrono.h>
-#include <fmt/format.h>
 
 #include "harness/build_info.hpp"
 #include "harness/stats.hpp"
@@ -19,10 +18,10 @@ namespace ulibc::cli {
 
 namespace {
 
-using nlohmann::ordered_json;
 using harness::Measurement;
 using harness::RunRecord;
 using harness::RunResult;
+using nlohmann::ordered_json;
 
 // Beyond this many measurements a run reads better as one line per measurement.
 constexpr std::size_t kMaxWideColumns = 6;
@@ -57,8 +56,8 @@ std::vector<std::pair<std::string, std::string>> measurement_columns(const Bench
 }
 
 const Measurement* find(const RunResult& r, const std::string& name) {
-  const auto it = std::find_if(r.measurements.begin(), r.measurements.end(),
-                               [&](const Measurement& m) { return m.name == name; });
+  const auto it =
+      std::find_if(r.measurements.begin(), r.measurements.end(), [&](const Measurement& m) { return m.name == name; });
   return it == r.measurements.end() ? nullptr : &*it;
 }
 
@@ -95,8 +94,14 @@ void print_wide(std::ostream& out, const BenchReport& report) {
 }
 
 void print_long(std::ostream& out, const BenchReport& report) {
-  Table t({{"policy", true}, {"threads"}, {"variant", true}, {"measurement", true}, {"value"}, {"unit", true},
-           {"also", true}, {"check", true}});
+  Table t({{"policy", true},
+           {"threads"},
+           {"variant", true},
+           {"measurement", true},
+           {"value"},
+           {"unit", true},
+           {"also", true},
+           {"check", true}});
   for (std::size_t i = 0; i < report.runs.size(); ++i) {
     if (!report.runs[i].error.empty())
       t.add({policy_cell(report, i), std::to_string(report.runs[i].threads), "-", "-", "-", "-", "-",
@@ -141,24 +146,25 @@ ordered_json run_json(const BenchReport& report, std::size_t i) {
   for (const RunResult& r : run.results) {
     ordered_json measurements = ordered_json::array();
     for (const Measurement& m : r.measurements) measurements.push_back(measurement_json(m));
-    ordered_json result = {{"variant", r.variant}, {"valid", r.valid}, {"check", r.check}, {"measurements", measurements}};
+    ordered_json result = {
+        {"variant", r.variant}, {"valid", r.valid}, {"check", r.check}, {"measurements", measurements}};
     if (!r.report.empty()) result["report"] = r.report;
     if (!r.details.is_null()) result["details"] = r.details;
     results.push_back(std::move(result));
   }
-  return {{"policy", run.policy},   {"threads", run.threads}, {"cpus", run.cpus},
-          {"not_bound", run.not_bound}, {"drift", run.drift},   {"error", run.error},
-          {"chosen", report.chosen(i)}, {"seconds", run.seconds}, {"valid", run.valid()},
-          {"results", results}};
+  return {{"policy", run.policy}, {"threads", run.threads}, {"cpus", run.cpus},           {"not_bound", run.not_bound},
+          {"drift", run.drift},   {"error", run.error},     {"chosen", report.chosen(i)}, {"seconds", run.seconds},
+          {"valid", run.valid()}, {"results", results}};
 }
 
 ordered_json tuning_json(const BenchReport& report, const harness::TuneChoice& c) {
   ordered_json candidates = ordered_json::array();
   for (std::size_t i : c.runs)
-    candidates.push_back({{"policy", report.runs[i].policy},
-                          {"value", report.runs[i].valid() ? ordered_json(harness::headline_of(report.runs[i], report.headline).value)
-                                                           : ordered_json(nullptr)}});
-  return {{"threads", c.threads}, {"best", c.best},   {"runner_up", c.runner_up},
+    candidates.push_back(
+        {{"policy", report.runs[i].policy},
+         {"value", report.runs[i].valid() ? ordered_json(harness::headline_of(report.runs[i], report.headline).value)
+                                          : ordered_json(nullptr)}});
+  return {{"threads", c.threads}, {"best", c.best},           {"runner_up", c.runner_up},
           {"margin", c.margin},   {"candidates", candidates}, {"notes", c.notes}};
 }
 
@@ -188,22 +194,25 @@ void print_run_reports(std::ostream& out, const BenchReport& report) {
   for (const RunRecord& run : report.runs)
     for (const RunResult& r : run.results) {
       if (r.report.empty()) continue;
-      out << fmt::format("# {} {}, {} thread{}{}\n", report.kernel, run.policy, run.threads, run.threads == 1 ? "" : "s",
-                         r.variant.empty() ? "" : ", " + r.variant)
+      out << fmt::format("# {} {}, {} thread{}{}\n", report.kernel, run.policy, run.threads,
+                         run.threads == 1 ? "" : "s", r.variant.empty() ? "" : ", " + r.variant)
           << r.report << (r.report.ends_with('\n') ? "\n" : "\n\n");
     }
 }
 
 void print_table(std::ostream& out, const BenchReport& report) {
   print_run_reports(out, report);
-  if (measurement_columns(report).size() <= kMaxWideColumns) print_wide(out, report);
-  else print_long(out, report);
+  if (measurement_columns(report).size() <= kMaxWideColumns)
+    print_wide(out, report);
+  else
+    print_long(out, report);
   if (!report.tuning.empty()) print_tuning(out, report);
 }
 
 void print_tuning(std::ostream& out, const BenchReport& report) {
   for (const harness::TuneChoice& c : report.tuning) {
-    const auto winner = std::find_if(c.runs.begin(), c.runs.end(), [&](std::size_t i) { return report.runs[i].policy == c.best; });
+    const auto winner =
+        std::find_if(c.runs.begin(), c.runs.end(), [&](std::size_t i) { return report.runs[i].policy == c.best; });
     const harness::Measurement& value = harness::headline_of(report.runs[*winner], report.headline);
     std::string line = fmt::format("best at {} thread{}: {} ({} {} {})", c.threads, c.threads == 1 ? "" : "s", c.best,
                                    report.headline, number(value.value), value.unit);
@@ -244,11 +253,12 @@ ordered_json to_json(const BenchReport& report, const Topology& topo) {
           {"command", report.command},
           {"date", fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(std::chrono::system_clock::now()))},
           {"machine", machine_json(topo)},
-          {"build", {{"ulibc", build.version},
-                     {"compiler", build.compiler},
-                     {"build_type", build.build_type},
-                     {"flags", build.flags},
-                     {"openmp", build.openmp}}},
+          {"build",
+           {{"ulibc", build.version},
+            {"compiler", build.compiler},
+            {"build_type", build.build_type},
+            {"flags", build.flags},
+            {"openmp", build.openmp}}},
           {"parameters", report.parameters},
           {"headline", report.headline},
           {"runs", runs},

@@ -2,12 +2,11 @@
 // forms: a table for people, CSV for spreadsheets (one row per measurement),
 // JSON for everything (every repetition, the machine, the build, the command).
 #pragma once
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "harness/sweep.hpp"
 

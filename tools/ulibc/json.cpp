@@ -13,14 +13,12 @@ using json = nlohmann::ordered_json;
 namespace {
 
 json processor_json(const Processor& p) {
-  return {{"id", p.id},           {"package", p.package}, {"die", p.die},   {"cluster", p.cluster},
-          {"core_id", p.core_id}, {"core", p.core},       {"smt", p.smt},   {"node", p.node},
+  return {{"id", p.id},           {"package", p.package}, {"die", p.die},        {"cluster", p.cluster},
+          {"core_id", p.core_id}, {"core", p.core},       {"smt", p.smt},        {"node", p.node},
           {"online", p.online},   {"allowed", p.allowed}, {"usable", p.usable()}};
 }
 
-json hugepages_json(const HugePages& h) {
-  return {{"page_bytes", h.page_bytes}, {"total", h.total}, {"free", h.free}};
-}
+json hugepages_json(const HugePages& h) { return {{"page_bytes", h.page_bytes}, {"total", h.total}, {"free", h.free}}; }
 
 json node_json(const Node& n) {
   json huge = json::array();
@@ -35,23 +33,15 @@ json node_json(const Node& n) {
           {"hugepages", huge}};
 }
 
-json package_json(const Package& p) {
-  return {{"id", p.id}, {"cpus", p.cpus.ids()}, {"cpulist", p.cpus.to_list()}};
-}
+json package_json(const Package& p) { return {{"id", p.id}, {"cpus", p.cpus.ids()}, {"cpulist", p.cpus.to_list()}}; }
 
 json cache_json(const Cache& c) {
   return {{"level", c.level}, {"type", c.type}, {"size_bytes", c.size_bytes}, {"cpus", c.cpus.ids()}};
 }
 
 json summary_json(const MachineSummary& s) {
-  return {{"processors", s.processors},
-          {"online", s.online},
-          {"allowed", s.allowed},
-          {"usable", s.usable},
-          {"packages", s.packages},
-          {"nodes", s.nodes},
-          {"cores", s.cores},
-          {"smt_per_core_min", s.min_smt},
+  return {{"processors", s.processors},   {"online", s.online}, {"allowed", s.allowed}, {"usable", s.usable},
+          {"packages", s.packages},       {"nodes", s.nodes},   {"cores", s.cores},     {"smt_per_core_min", s.min_smt},
           {"smt_per_core_max", s.max_smt}};
 }
 
@@ -75,10 +65,11 @@ json to_json(const Topology& topo) {
   return {{"fsroot", topo.fsroot()},
           {"live", topo.is_live()},
           {"counts", summary_json(summarize(topo))},
-          {"cpus", {{"all", topo.all().to_list()},
-                    {"online", topo.online().to_list()},
-                    {"allowed", topo.allowed().to_list()},
-                    {"usable", topo.usable().to_list()}}},
+          {"cpus",
+           {{"all", topo.all().to_list()},
+            {"online", topo.online().to_list()},
+            {"allowed", topo.allowed().to_list()},
+            {"usable", topo.usable().to_list()}}},
           {"processors", array_of(topo.processors(), processor_json)},
           {"nodes", array_of(topo.nodes(), node_json)},
           {"packages", array_of(topo.packages(), package_json)},

@@ -1,10 +1,10 @@
 // map_command.cpp — `ulibc map`: the thread → processor table a policy gives
 // on this machine, laid out like the ULIBC paper's Tables 3 and 4.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <iostream>
 #include <memory>
-
-#include <fmt/format.h>
 
 #include "commands.hpp"
 #include "json.hpp"
@@ -37,7 +37,8 @@ void print_processor_rows(const Mapping& map) {
 }
 
 void print_placements(const Mapping& map) {
-  Table t({{"thread"}, {"proc"}, {"node"}, {"node_index"}, {"package"}, {"core_id"}, {"core_index"}, {"smt"}, {"ordcore"}});
+  Table t(
+      {{"thread"}, {"proc"}, {"node"}, {"node_index"}, {"package"}, {"core_id"}, {"core_index"}, {"smt"}, {"ordcore"}});
   for (const Placement& p : map.threads())
     t.add({cell(p.thread), cell(p.proc), cell(p.node), cell(p.node_index), cell(p.package), cell(p.core_id),
            cell(p.core_index), cell(p.smt), cell(p.ordcore)});
@@ -54,7 +55,8 @@ void print_counts(const Mapping& map) {
   fmt::print("  threads per core  {}\n", map.max_threads_per_core());
   Table t({{"node_index"}, {"node"}, {"threads"}});
   for (int i = 0; i < map.nodes_used(); ++i)
-    t.add({cell(i), cell(map.node_ids()[static_cast<std::size_t>(i)]), cell(map.threads_per_node()[static_cast<std::size_t>(i)])});
+    t.add({cell(i), cell(map.node_ids()[static_cast<std::size_t>(i)]),
+           cell(map.threads_per_node()[static_cast<std::size_t>(i)])});
   fmt::print("\nThreads per node:\n");
   t.print(std::cout);
 }

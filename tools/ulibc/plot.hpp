@@ -4,10 +4,9 @@
 // needs no data files; it runs under $ULIBC_PYTHON, else Debian's
 // /usr/bin/python3 (which python3-matplotlib serves), else python3 on PATH.
 #pragma once
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace ulibc::cli {
 

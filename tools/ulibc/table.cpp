@@ -1,10 +1,10 @@
 // table.cpp — aligned text tables and cell formatting.
 #include "table.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
-
-#include <fmt/format.h>
 
 namespace ulibc::cli {
 

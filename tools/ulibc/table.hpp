@@ -27,5 +27,4 @@ class Table {
 // An id or count as a cell: the library's -1 ("unknown", "not bound") reads as "-".
 std::string cell(long long value);
 
-
 }  // namespace ulibc::cli

@@ -1,11 +1,11 @@
 // topology_command.cpp — `ulibc topology`: what the library sees of the
 // machine, the first thing to check before trusting any mapping.
+#include <fmt/format.h>
+
 #include <iostream>
 #include <map>
 #include <memory>
 #include <tuple>
-
-#include <fmt/format.h>
 
 #include "commands.hpp"
 #include "harness/process_memory.hpp"
@@ -18,8 +18,7 @@ namespace ulibc::cli {
 namespace {
 
 std::string describe_source(const Topology& topo) {
-  return topo.is_live() ? fmt::format("live machine ({})", topo.fsroot())
-                        : fmt::format("snapshot {}", topo.fsroot());
+  return topo.is_live() ? fmt::format("live machine ({})", topo.fsroot()) : fmt::format("snapshot {}", topo.fsroot());
 }
 
 void print_totals(const Topology& topo) {
@@ -30,14 +29,17 @@ void print_totals(const Topology& topo) {
   fmt::print("  NUMA nodes      {}\n", s.nodes);
   fmt::print("  cores           {}\n", s.cores);
   // Hybrid parts mix cores with and without SMT: show the range rather than hide it.
-  if (s.min_smt == s.max_smt) fmt::print("  SMT per core    {}\n", s.max_smt);
-  else fmt::print("  SMT per core    {}-{} (varies by core)\n", s.min_smt, s.max_smt);
+  if (s.min_smt == s.max_smt)
+    fmt::print("  SMT per core    {}\n", s.max_smt);
+  else
+    fmt::print("  SMT per core    {}-{} (varies by core)\n", s.min_smt, s.max_smt);
   fmt::print("  cpus all        {}\n", topo.all().to_list());
   fmt::print("       online     {}\n", topo.online().to_list());
   fmt::print("       allowed    {}\n", topo.allowed().to_list());
   fmt::print("       usable     {}\n", topo.usable().to_list());
   const CpuSet excluded = topo.online() - topo.usable();
-  if (!excluded.empty()) fmt::print("       not usable {} (online but outside the affinity mask or cgroup cpuset)\n", excluded.to_list());
+  if (!excluded.empty())
+    fmt::print("       not usable {} (online but outside the affinity mask or cgroup cpuset)\n", excluded.to_list());
 }
 
 std::string hugepages_cell(const Node& n) {
@@ -55,7 +57,8 @@ std::string memory_cell(const Node& n) {
 
 void print_nodes(const Topology& topo) {
   Table t({{"node"}, {"memory"}, {"hugepages free/total", true}, {"cpus", true}});
-  for (const Node& n : topo.nodes()) t.add({cell(n.id), memory_cell(n), hugepages_cell(n), n.cpus.empty() ? "-" : n.cpus.to_list()});
+  for (const Node& n : topo.nodes())
+    t.add({cell(n.id), memory_cell(n), hugepages_cell(n), n.cpus.empty() ? "-" : n.cpus.to_list()});
   fmt::print("\nNUMA nodes:\n");
   t.print(std::cout);
 }
@@ -90,8 +93,8 @@ void print_caches(const Topology& topo) {
   Table t({{"level"}, {"type", true}, {"size"}, {"instances"}, {"cpus each"}});
   for (const auto& [kind, count] : instances) {
     const auto& [level, type, size, sharing] = kind;
-    t.add({fmt::format("L{}", level), type, harness::format_bytes(size), std::to_string(count),
-           std::to_string(sharing)});
+    t.add(
+        {fmt::format("L{}", level), type, harness::format_bytes(size), std::to_string(count), std::to_string(sharing)});
   }
   fmt::print("\nCaches:\n");
   t.print(std::cout);
@@ -116,12 +119,15 @@ void print_text(const Topology& topo) {
 
 Command add_topology_command(CLI::App& parent) {
   auto opts = std::make_shared<CommonOptions>();
-  CLI::App* sub = parent.add_subcommand("topology", "Show the machine: processors, NUMA nodes, packages, distances, caches");
+  CLI::App* sub =
+      parent.add_subcommand("topology", "Show the machine: processors, NUMA nodes, packages, distances, caches");
   add_common_options(*sub, *opts);
   return {sub, [opts] {
             const Topology topo = Topology::load(opts->fsroot);
-            if (opts->json) print_json(to_json(topo));
-            else print_text(topo);
+            if (opts->json)
+              print_json(to_json(topo));
+            else
+              print_text(topo);
           }};
 }
 

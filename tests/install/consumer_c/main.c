@@ -1,11 +1,10 @@
-/* An installed-tree consumer of the C API, built with pkg-config only.
+/* main.c — an installed-tree consumer of the C API, built with pkg-config only.
  * usage: consumer_c [FSROOT [POLICY [THREADS]]]; "-" or no FSROOT: the live machine.
  * Prints the policy, the counts and one line per thread through the paper's
  * bare names (ulibc/compat.h) and the prefixed ones (ulibc/ulibc.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
 #include <ulibc/compat.h>
 #include <ulibc/ulibc.h>
 
@@ -22,8 +21,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "get_numa_procid(-1) did not report an error\n");
     return 1;
   }
-  printf("policy %s threads %d nodes %d\n", ulibc_get_policy_name(), ulibc_get_num_threads(),
-         get_online_numa_nodes());
+  printf("policy %s threads %d nodes %d\n", ulibc_get_policy_name(), ulibc_get_num_threads(), get_online_numa_nodes());
   for (int n = 0; n < get_online_numa_nodes(); ++n) printf("node %d cores %d\n", n, get_numa_online_cores(n));
   for (int t = 0; t < ulibc_get_num_threads(); ++t)
     printf("thread %d proc %d node %d core %d smt %d ordcore %d\n", t, get_numa_procid(t), get_numa_nodeid(t),

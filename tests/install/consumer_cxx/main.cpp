@@ -1,9 +1,8 @@
-// An installed-tree consumer of the C++ API (find_package(ulibc) + ulibc::ulibc).
+// main.cpp — an installed-tree consumer of the C++ API (find_package(ulibc) + ulibc::ulibc).
 // usage: consumer_cxx [FSROOT [POLICY [THREADS]]]; "-" or no FSROOT: the live machine.
 #include <cstdlib>
 #include <iostream>
 #include <string>
-
 #include <ulibc.hpp>
 
 int main(int argc, char** argv) {
@@ -17,8 +16,8 @@ int main(int argc, char** argv) {
               << topo.usable().to_list() << "\n";
     std::cout << "policy " << map.policy().name() << " threads " << map.size() << "\n";
     for (const auto& p : map.threads())
-      std::cout << "thread " << p.thread << " proc " << p.proc << " node " << p.node << " core " << p.core_id
-                << " smt " << p.smt << "\n";
+      std::cout << "thread " << p.thread << " proc " << p.proc << " node " << p.node << " core " << p.core_id << " smt "
+                << p.smt << "\n";
   } catch (const ulibc::Error& e) {
     std::cerr << "ulibc error: " << e.what() << "\n";
     return 1;

@@ -90,8 +90,8 @@ TEST(Memory, LmallocByNodeIndex) {
     int node = -1;
     for (int t = 0; t < ulibc_get_num_threads(); ++t)
       if (ulibc_get_numa_nodeid(t) == index) node = ulibc_get_numa_node_osid(t);
-    const std::string context = "ulibc_lmalloc, node index " + std::to_string(index) + " (node " +
-                                std::to_string(node) + ")";
+    const std::string context =
+        "ulibc_lmalloc, node index " + std::to_string(index) + " (node " + std::to_string(node) + ")";
     lab::check(where(context), [&] { lmalloc_index_on(index, node); });
   }
 }
@@ -114,20 +114,23 @@ TEST(Memory, MemorylessNodeRefusesStrictAndFallsBackWhenPreferred) {
       EXPECT_STRNE(ulibc_last_error(), "");
     });
     lab::check(where("allocate_on_node(preferred) on memory-less node " + std::to_string(node) +
-                     ", nearest node with memory " + std::to_string(nearest)), [&] {
-      const ulibc::NumaBuffer buf = ulibc::allocate_on_node(lab::live(), kBytes, node, {.bind = MemBind::preferred});
-      ASSERT_NE(buf.data(), nullptr);
-      lab::touch(buf.data(), buf.size());
-      expect_all_on(nearest, buf.data(), buf.size());
-    });
+                     ", nearest node with memory " + std::to_string(nearest)),
+               [&] {
+                 const ulibc::NumaBuffer buf =
+                     ulibc::allocate_on_node(lab::live(), kBytes, node, {.bind = MemBind::preferred});
+                 ASSERT_NE(buf.data(), nullptr);
+                 lab::touch(buf.data(), buf.size());
+                 expect_all_on(nearest, buf.data(), buf.size());
+               });
     lab::check(where("ulibc_lmalloc_node(ULIBC_MEM_PREFERRED) on memory-less node " + std::to_string(node) +
-                     ", nearest node with memory " + std::to_string(nearest)), [&] {
-      void* p = ulibc_lmalloc_node(kBytes, node, ULIBC_MEM_PREFERRED);
-      ASSERT_NE(p, nullptr) << ulibc_last_error();
-      lab::touch(p, kBytes);
-      expect_all_on(nearest, p, kBytes);
-      EXPECT_EQ(ulibc_lfree(p), 0) << ulibc_last_error();
-    });
+                     ", nearest node with memory " + std::to_string(nearest)),
+               [&] {
+                 void* p = ulibc_lmalloc_node(kBytes, node, ULIBC_MEM_PREFERRED);
+                 ASSERT_NE(p, nullptr) << ulibc_last_error();
+                 lab::touch(p, kBytes);
+                 expect_all_on(nearest, p, kBytes);
+                 EXPECT_EQ(ulibc_lfree(p), 0) << ulibc_last_error();
+               });
   }
   if (!any) GTEST_SKIP() << "every node of " << machine().name << " has memory";
 }
@@ -157,11 +160,12 @@ TEST(Memory, InterleavedPagesSpreadOverTheNodeSet) {
     expect_even(all, buf.data(), buf.size());
   });
   const ulibc::NodeSet two{all.first(), all.last()};
-  if (all.count() > 2) lab::check(where("allocate_interleaved over nodes " + two.to_list()), [&] {
-    const ulibc::NumaBuffer buf = ulibc::allocate_interleaved(lab::live(), kBytes, two);
-    lab::touch(buf.data(), buf.size());
-    expect_even(two, buf.data(), buf.size());
-  });
+  if (all.count() > 2)
+    lab::check(where("allocate_interleaved over nodes " + two.to_list()), [&] {
+      const ulibc::NumaBuffer buf = ulibc::allocate_interleaved(lab::live(), kBytes, two);
+      lab::touch(buf.data(), buf.size());
+      expect_even(two, buf.data(), buf.size());
+    });
   lab::check(where("ulibc_lmalloc_interleaved over every node with memory (" + all.to_list() + ")"), [&] {
     void* p = ulibc_lmalloc_interleaved(kBytes, nullptr, 0, ULIBC_MEM_STRICT);
     ASSERT_NE(p, nullptr) << ulibc_last_error();

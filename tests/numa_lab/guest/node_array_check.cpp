@@ -37,8 +37,8 @@ void node_array_case(const Mapping& map) {
     const auto it = p.per_node.find(expected);
     EXPECT_EQ(it == p.per_node.end() ? 0 : it->second, p.pages)
         << "node index " << k << " (node " << node << ") part [" << range.begin << ", " << range.end
-        << "): expected every page on node " << expected
-        << (expected == node ? "" : " (the nearest node with memory)") << ", found " << describe(p);
+        << "): expected every page on node " << expected << (expected == node ? "" : " (the nearest node with memory)")
+        << ", found " << describe(p);
     std::size_t wrong = 0;
     for (double x : part) wrong += x != 1.5;
     EXPECT_EQ(wrong, 0u) << "node index " << k << ": elements not filled";
@@ -47,8 +47,7 @@ void node_array_case(const Mapping& map) {
 }
 
 TEST(NodeArray, EveryNodePartSitsOnItsNode) {
-  for (const Mapping& map : lab::team_mappings(lab::live()))
-    lab::check(where(map), [&] { node_array_case(map); });
+  for (const Mapping& map : lab::team_mappings(lab::live())) lab::check(where(map), [&] { node_array_case(map); });
 }
 
 }  // namespace

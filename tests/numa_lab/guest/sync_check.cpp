@@ -57,8 +57,7 @@ void barrier_case(const Mapping& map) {
       for (int t = 0; t < map.size(); ++t)
         if (slot[t] != e)
           problems.add("episode " + std::to_string(e) + ": thread " + std::to_string(p.thread) + " saw thread " +
-                       std::to_string(t) + "'s slot at " + std::to_string(slot[t]) + ", expected " +
-                       std::to_string(e));
+                       std::to_string(t) + "'s slot at " + std::to_string(slot[t]) + ", expected " + std::to_string(e));
       barrier.arrive_and_wait(p.thread);
     }
   });
@@ -66,8 +65,7 @@ void barrier_case(const Mapping& map) {
 }
 
 TEST(Barrier, EveryEpisodeSeesEveryThreadsWrite) {
-  for (const Mapping& map : lab::team_mappings(lab::live()))
-    lab::check(where(map), [&] { barrier_case(map); });
+  for (const Mapping& map : lab::team_mappings(lab::live())) lab::check(where(map), [&] { barrier_case(map); });
 }
 
 void c_api_barrier_case(int threads) {

@@ -5,8 +5,8 @@
 #include <gtest/gtest.h>
 
 #include "lab.hpp"
-#include "ulibc/ulibc.h"
 #include "ulibc/topology.hpp"
+#include "ulibc/ulibc.h"
 
 namespace {
 
@@ -23,8 +23,8 @@ TEST(Topology, NodesMatchTheDescription) {
   for (const auto& spec : m.nodes) {
     const ulibc::Node* n = topo.node(spec.id);
     ASSERT_NE(n, nullptr) << "node " << spec.id << " is missing";
-    EXPECT_EQ(n->cpus, spec.cpus) << "node " << spec.id << " processors: expected " << spec.cpus.to_list()
-                                  << ", found " << n->cpus.to_list();
+    EXPECT_EQ(n->cpus, spec.cpus) << "node " << spec.id << " processors: expected " << spec.cpus.to_list() << ", found "
+                                  << n->cpus.to_list();
     EXPECT_EQ(n->has_memory(), spec.memory_mib > 0) << "node " << spec.id << " memory: described " << spec.memory_mib
                                                     << " MiB, found " << n->memory_bytes << " bytes";
     EXPECT_LE(n->memory_bytes, spec.memory_mib << 20) << "node " << spec.id << " has more memory than QEMU gave it";
@@ -72,9 +72,9 @@ TEST(Topology, PackagesMatchTheSockets) {
     for (const auto& pkg : topo.packages())
       if (pkg.id == s) found = &pkg;
     ASSERT_NE(found, nullptr) << "package " << s << " is missing";
-    EXPECT_EQ(found->cpus & topo.online(), expected) << "package " << s << " online processors: expected "
-                                                     << expected.to_list() << ", found "
-                                                     << (found->cpus & topo.online()).to_list();
+    EXPECT_EQ(found->cpus & topo.online(), expected)
+        << "package " << s << " online processors: expected " << expected.to_list() << ", found "
+        << (found->cpus & topo.online()).to_list();
   }
 }
 
