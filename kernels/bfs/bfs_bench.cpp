@@ -171,7 +171,7 @@ class BfsBench final : public BenchKernel {
     Timer construction;
     graph_ = graph::build_undirected(input_, max_threads, &build_report_);
     construction_seconds_ = construction.seconds();
-    settle_roots();
+    resolve_roots();
     if (!write_graph_.empty()) {
       if (is_text_name(write_graph_))
         graph::write_text_edges(input_, write_graph_);
@@ -239,7 +239,7 @@ class BfsBench final : public BenchKernel {
   }
 
   // The search keys: the user's, each checked, or Graph500's random draw.
-  void settle_roots() {
+  void resolve_roots() {
     if (root_option_.empty()) {
       roots_ = choose_roots(graph_, roots_count_, kron_.seed);
       if (roots_.empty()) throw input_error("the graph has no edges: there is nothing to search");

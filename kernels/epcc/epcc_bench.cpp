@@ -1,5 +1,5 @@
 // epcc/epcc_bench.cpp — `ulibc bench epcc`: EPCC's overheads as a kernel of
-// the harness. Options settle in prepare (which also calibrates the delays,
+// the harness. Options are resolved in prepare (which also calibrates the delays,
 // once, so that every policy and thread count runs the same delay); a run
 // measures the chosen groups on the bound team and checks their counts.
 #include "epcc/epcc_bench.hpp"
@@ -80,14 +80,14 @@ class EpccBench final : public BenchKernel {
   std::vector<RunResult> run(const RunContext& ctx) override;
 
  private:
-  void settle_tests();
+  void resolve_tests();
 
   // As given on the command line; empty when not given.
   std::optional<double> delay_us_, schedule_delay_us_, test_time_us_;
   std::optional<int> iters_per_thread_, outer_reps_;
   std::vector<std::string> tests_;
   std::vector<int> chunks_;
-  // Settled by prepare.
+  // Resolved by prepare.
   bool sync_ = true, schedule_ = true;
   Repetition rep_;
   Schedules schedules_;
@@ -110,7 +110,7 @@ void EpccBench::add_options(CLI::App& app) {
   app.add_option("--chunks", chunks_, "Chunk sizes of the scheduling tests (default 1,2,4,...,128)")->delimiter(',');
 }
 
-void EpccBench::settle_tests() {
+void EpccBench::resolve_tests() {
   if (tests_.empty()) return;
   sync_ = schedule_ = false;
   for (const std::string& t : tests_) {
@@ -124,7 +124,7 @@ void EpccBench::settle_tests() {
 }
 
 void EpccBench::prepare(const Topology& /*topo*/, int /*max_threads*/, bool quick) {
-  settle_tests();
+  resolve_tests();
   rep_.outer_reps = outer_reps_.value_or(quick ? kQuickOuterReps : kOuterReps);
   if (rep_.outer_reps < 2)
     throw input_error(fmt::format("--outer-reps {}: at least 2 are needed for a confidence interval", rep_.outer_reps));

@@ -3,7 +3,7 @@
 // The harness (sweep.hpp) owns the loop over policies and thread counts, the
 // binding of the OpenMP team, progress and the choice of the best policy; the
 // front end (`ulibc bench`) owns the table, CSV, JSON and plot. A kernel only
-// says what it measures: it settles its options, runs once on a bound team,
+// says what it measures: it resolves its options, runs once on a bound team,
 // checks its own result and hands back every repetition.
 #pragma once
 #include <limits>
@@ -68,12 +68,12 @@ class BenchKernel {
   virtual std::string description() const = 0;  // one line for `ulibc bench --help`
   // Registers the kernel's own options on its subcommand; values live in the kernel.
   virtual void add_options(CLI::App& app) = 0;
-  // Called once after parsing, before any run: settles defaults (`quick`:
+  // Called once after parsing, before any run: resolves defaults (`quick`:
   // small and fast, for tests and smoke runs), checks the options and refuses
   // what cannot fit in memory before allocating. Throws Error(input) naming
   // the option or the size it would need. max_threads: the largest team.
   virtual void prepare(const Topology& topo, int max_threads, bool quick) = 0;
-  virtual nlohmann::ordered_json parameters() const = 0;  // the settled options, for the record
+  virtual nlohmann::ordered_json parameters() const = 0;  // the resolved options, for the record
   // The measurement --policy best ranks by and the plot leads with ("Triad").
   virtual std::string headline() const = 0;
   // One run on a team of ctx.threads() OpenMP threads, already placed: use

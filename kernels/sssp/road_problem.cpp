@@ -52,7 +52,7 @@ std::vector<Vertex> named_sources(const std::vector<std::int64_t>& ids, Vertex n
   return sources;
 }
 
-void settle_queries(const ProblemOptions& o, RoadProblem& p, int default_queries, std::int64_t max_queries) {
+void resolve_queries(const ProblemOptions& o, RoadProblem& p, int default_queries, std::int64_t max_queries) {
   const int ways =
       !o.sources_file.empty() + !o.pairs_file.empty() + !o.source_ids.empty() + (o.queries != 0) + o.all_pairs;
   if (ways > 1)
@@ -133,7 +133,7 @@ RoadProblem load_problem(const ProblemOptions& o, int default_queries, std::int6
     p.name = o.graph_file;
   }
   p.load_seconds = load.seconds();
-  settle_queries(o, p, default_queries, max_queries);
+  resolve_queries(o, p, default_queries, max_queries);
   return p;
 }
 

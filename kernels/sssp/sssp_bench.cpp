@@ -2,7 +2,7 @@
 //
 // One query at a time or many at once.
 //
-// prepare() loads or generates the graph, settles the sources and solves
+// prepare() loads or generates the graph, resolves the sources and solves
 // each once with sequential Dijkstra, certifying every distance array
 // (sssp/verify.hpp): those checksums are what every run must reproduce.
 // Variants: "many" spreads the queries over the team (the
@@ -80,12 +80,12 @@ class SsspBench final : public BenchKernel {
   }
 
   void prepare(const Topology& /*topo*/, int max_threads, bool quick) override {
-    settle_variants();
+    resolve_variants();
     ProblemOptions options = problem_options_;
     quick_graph_ = quick && options.generated() && options.generate.empty();
     if (quick_graph_) options.generate = {kQuickSide, kQuickSide};
     problem_ = load_problem(options, quick ? kQuickQueries : kDefaultQueries, kMaxQueries, max_threads);
-    // Settled here so that a Δ the weights cannot take is refused before any run.
+    // Resolved here so that a Δ the weights cannot take is refused before any run.
     const Distance asked = delta_option_ ? delta_option_ : DeltaStepping::default_delta(problem_.graph.view());
     delta_ = DeltaStepping::usable_delta(problem_.graph.max_weight(), asked);
     certify_reference();
@@ -122,7 +122,7 @@ class SsspBench final : public BenchKernel {
   }
 
  private:
-  void settle_variants() {
+  void resolve_variants() {
     variants_.clear();
     auto add = [&](Variant v) {
       if (std::none_of(variants_.begin(), variants_.end(), [&](const Variant& w) { return w.name == v.name; }))

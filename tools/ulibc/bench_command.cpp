@@ -169,7 +169,8 @@ void run_kernel(BenchKernel& kernel, HarnessOptions& o, Mode mode) {
   else
     report.runs =
         harness::run_sweep(kernel, topo, harness::SweepPlan{.policies = policies, .threads = threads}, progress);
-  report.parameters = kernel.parameters();  // after the runs: some settle while running (EPCC's inner repetitions)
+  report.parameters =
+      kernel.parameters();  // after the runs: some are resolved while running (EPCC's inner repetitions)
 
   write_outputs(report, topo, o, mode);
   if (const int failed = report.failed_runs())
