@@ -41,9 +41,8 @@ void Layout::index_owners(int shift) {
 }
 
 Interval Layout::word_slice(int t) const {
-  const Interval w = words_of(part_of(t));
-  const std::int64_t k = threads_of(part_of(t)), r = rank(t);
-  return {w.begin + w.size() * r / k, w.begin + w.size() * (r + 1) / k};
+  return even_share(words_of(part_of(t)), static_cast<std::size_t>(rank(t)),
+                    static_cast<std::size_t>(threads_of(part_of(t))));
 }
 
 std::vector<std::size_t> Layout::vertex_counts() const {

@@ -22,6 +22,7 @@
 #include "ulibc/affinity.hpp"
 #include "ulibc/mapping.hpp"
 #include "ulibc/memory.hpp"
+#include "ulibc/range.hpp"
 #include "ulibc/topology.hpp"
 
 namespace ulibc::bfs::detail {
@@ -29,12 +30,8 @@ namespace ulibc::bfs::detail {
 using graph::CsrGraph;
 using graph::EdgeIndex;
 
-// [begin, end) of vertices, words or positions.
-struct Interval {
-  std::int64_t begin = 0;
-  std::int64_t end = 0;
-  std::int64_t size() const { return end - begin; }
-};
+// [begin, end) of vertices, words or positions: the library's half-open range, in the kernel's signed indices.
+using Interval = IndexRange<std::int64_t>;
 
 // Which vertices each part holds, where its memory goes, and which threads
 // work on it.

@@ -26,18 +26,17 @@
 #include <vector>
 
 #include "ulibc/error.hpp"
+#include "ulibc/range.hpp"
 
 namespace ulibc::graph {
 namespace {
 
 int team_size(int threads) { return threads > 0 ? threads : omp_get_max_threads(); }
 
-// The half-open share [begin, end) of 0..n that thread `tid` of `team` takes:
-// the same split in every pass that needs matching blocks.
-struct Block {
-  std::int64_t begin, end;
-};
-Block block_of(std::int64_t n, int tid, int team) { return {n * tid / team, n * (tid + 1) / team}; }
+// The share of 0..n that thread `tid` of `team` takes: the same split in every pass that needs matching blocks.
+IndexRange<std::int64_t> block_of(std::int64_t n, int tid, int team) {
+  return even_share(IndexRange<std::int64_t>{0, n}, static_cast<std::size_t>(tid), static_cast<std::size_t>(team));
+}
 
 // Replaces a[i] by a[0] + ... + a[i-1] and returns the sum of all: each thread
 // sums its block, one pass over the block sums gives each block's start, and
@@ -49,7 +48,7 @@ EdgeIndex exclusive_scan(std::span<EdgeIndex> a, int threads) {
 #pragma omp parallel num_threads(threads)
   {
     const int team = omp_get_num_threads(), tid = omp_get_thread_num();
-    const Block blk = block_of(n, tid, team);
+    const IndexRange<std::int64_t> blk = block_of(n, tid, team);
     EdgeIndex sum = 0;
     for (std::int64_t i = blk.begin; i < blk.end; ++i) sum += a[i];
     block_start[tid + 1] = sum;
