@@ -96,6 +96,23 @@ TEST_F(CommonOptionsCli, SimpathAndSsspTakeNoFsroot) {
   }
 }
 
+// $ULIBC_FSROOT names the machine to plan for, as --fsroot does: a command that runs here refuses another root
+// rather than lay its threads out by another machine's processors and bind them on this one's.
+TEST_F(CommonOptionsCli, CommandsThatRunHereRefuseAnotherRootFromTheEnvironment) {
+  std::vector<Args> runs_here = kRunsHere;
+  runs_here.push_back({"run", "--policy", "scatter", "--threads", "1", "--", "true"});
+  runs_here.push_back({"bench", "stream", "--quick", "--policy", "scatter", "--threads", "1"});
+  for (const Args& args : runs_here) {
+    SCOPED_TRACE(args[0]);
+    expect_usage_error(run_cli(args, {{"ULIBC_FSROOT", root()}}),
+                       {"ULIBC_FSROOT=" + root(), "ulibc " + args[0], "runs only on this one"});
+  }
+  // Planning with it is what it is for.
+  const nlohmann::json plan =
+      run_cli_json({"run", "--dry-run", "--policy", "scatter", "--threads", "2", "--json"}, {{"ULIBC_FSROOT", root()}});
+  EXPECT_FALSE(plan.empty());
+}
+
 // Every help lists --json; --fsroot is listed where it is taken and refused in words where it is not.
 TEST(CommonOptionsHelp, EveryHelpStatesTheRule) {
   const std::string option_line = "\n  --fsroot DIR";

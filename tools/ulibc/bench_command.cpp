@@ -148,8 +148,7 @@ void print_plan(const BenchKernel& kernel, const Topology& topo, const std::vect
 }
 
 void run_kernel(BenchKernel& kernel, HarnessOptions& o, Mode mode) {
-  check_fsroot_plans_only(o.fsroot, o.dry_run, mode == Mode::tune ? "tune" : "bench");
-  const Topology topo = Topology::load(o.fsroot);
+  const Topology topo = load_topology(o.fsroot, o.dry_run, mode == Mode::tune ? "tune" : "bench");
   const std::vector<int> threads = o.threads.empty() ? harness::default_thread_counts(topo) : o.threads;
   harness::check_thread_counts(threads, topo);
   const bool best = mode == Mode::tune || wants_best(o);

@@ -71,8 +71,11 @@ void add_fsroot_option(CLI::App& sub, std::string& fsroot, FsrootUse use);
 void add_json_flag(CLI::App& sub, bool& json);
 // bench and tune's --json [FILE]; the option tells whether it was given at all.
 CLI::Option* add_json_file_option(CLI::App& sub, std::string& file);
-// Error(input) when `fsroot` is given to a command that would run on this machine.
-void check_fsroot_plans_only(const std::string& fsroot, bool dry_run, const std::string& command);
+// The machine a command works on. To plan (dry_run), the one below `fsroot` ("" → $ULIBC_FSROOT, else this
+// one). To run, this one: Error(input) when --fsroot or $ULIBC_FSROOT names another root, since the command would
+// lay out its threads by another machine's processors and bind them on this one's.
+Topology load_topology(const std::string& fsroot, bool dry_run, const std::string& command,
+                       Detail detail = Detail::full);
 // Says in `sub`'s help that it runs on this machine and takes no --fsroot.
 void say_runs_here_only(CLI::App& sub);
 // The rule above in two lines, for the programs' help.

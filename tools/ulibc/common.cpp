@@ -37,10 +37,16 @@ void add_common_options(CLI::App& sub, CommonOptions& opts, FsrootUse use) {
   add_json_flag(sub, opts.json);
 }
 
-void check_fsroot_plans_only(const std::string& fsroot, bool dry_run, const std::string& command) {
-  if (!fsroot.empty() && !dry_run)
+Topology load_topology(const std::string& fsroot, bool dry_run, const std::string& command, Detail detail) {
+  if (dry_run) return Topology::load(fsroot, detail);
+  if (!fsroot.empty())
     throw input_error("--fsroot " + fsroot + " describes another machine: ulibc " + command +
                       " runs only on this one (--fsroot goes with --dry-run)");
+  Topology topo = Topology::load("", detail);
+  if (!topo.is_live())
+    throw input_error("ULIBC_FSROOT=" + topo.fsroot() + " describes another machine: ulibc " + command +
+                      " runs only on this one (unset it; --dry-run --fsroot DIR plans for another)");
+  return topo;
 }
 
 void say_runs_here_only(CLI::App& sub) {

@@ -86,10 +86,9 @@ void print_plan(const RunOptions& o, const Mapping& map, const OpenMPEnvironment
 
 void run_run(RunOptions& o, CLI::App& sub) {
   if (o.command.empty()) o.command = sub.remaining();  // no "--": the program is the first positional
-  check_fsroot_plans_only(o.common.fsroot, o.dry_run, "run");
   if (o.command.empty() && !o.dry_run)
     throw input_error("no program to run (ulibc run [options] -- PROGRAM [ARGS...])");
-  const Topology topo = Topology::load(o.common.fsroot, Detail::placement);
+  const Topology topo = load_topology(o.common.fsroot, o.dry_run, "run", Detail::placement);
   const Mapping map = resolve_mapping(o.placement, topo);
   warn_if_oversubscribed(map);
   const OpenMPEnvironment env = openmp_environment(map);

@@ -108,7 +108,7 @@ std::pair<simpath::Result, TeamBinding> solve_on_team(const PathProblem& problem
 void run_simpath(const SimpathOptions& o) {
   std::string notes;
   const PathProblem problem = make_problem(o, notes);
-  const Topology topo = Topology::load("", Detail::placement);
+  const Topology topo = load_topology("", false, "simpath", Detail::placement);
   const Mapping map = resolve_mapping(o.placement, topo);
   warn_if_oversubscribed(map);
   const simpath::EdgeOrder order = simpath::edge_order_named(o.order);

@@ -136,7 +136,7 @@ nlohmann::ordered_json result_json(const sssp::RoadProblem& p, sssp::Algorithm a
 void run_sssp(const SsspOptions& o) {
   if (o.problem.graph_file.empty() && o.problem.generate.empty())
     throw input_error("give the graph: --graph FILE (DIMACS .gr or ULIBC binary) or --generate ROWS,COLS");
-  const Topology topo = Topology::load("", Detail::placement);
+  const Topology topo = load_topology("", false, "sssp", Detail::placement);
   const Mapping map = resolve_mapping(o.placement, topo);
   warn_if_oversubscribed(map);
   const sssp::RoadProblem p = sssp::load_problem(o.problem, kDefaultQueries, kMaxQueries, map.size());
