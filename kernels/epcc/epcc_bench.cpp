@@ -197,9 +197,9 @@ std::vector<RunResult> EpccBench::run(const RunContext& ctx) {
     result.measurements.push_back(to_measurement(o, cycles_per_us_));
     reps[o.name] = o.inner_reps;
   }
-  const Verdict verdict = check_overheads(overheads);
+  const Check verdict = check_overheads(overheads);
   result.valid = verdict.valid;
-  result.check = verdict.line;
+  result.check = verdict.message;
   inner_reps_[fmt::format("{}, {} thread{}", ctx.map.policy().name(), n, n == 1 ? "" : "s")] = std::move(reps);
   return {std::move(result)};
 }

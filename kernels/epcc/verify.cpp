@@ -10,7 +10,7 @@
 
 namespace ulibc::epcc {
 
-Verdict check_overheads(std::span<const Overhead> overheads) {
+Check check_overheads(std::span<const Overhead> overheads) {
   std::vector<std::string> faults;
   int counted = 0;
   for (const Overhead& o : overheads) {
@@ -22,9 +22,9 @@ Verdict check_overheads(std::span<const Overhead> overheads) {
     const bool finite = !o.us.empty() && std::ranges::all_of(o.us, [](double us) { return std::isfinite(us); });
     if (!finite) faults.push_back(o.name + " overhead not finite");
   }
-  if (!faults.empty()) return {.valid = false, .line = fmt::format("{}", fmt::join(faults, "; "))};
+  if (!faults.empty()) return {.valid = false, .message = fmt::format("{}", fmt::join(faults, "; "))};
   return {.valid = true,
-          .line = fmt::format("counters exact in {} tests; {} overheads finite", counted, overheads.size())};
+          .message = fmt::format("counters exact in {} tests; {} overheads finite", counted, overheads.size())};
 }
 
 }  // namespace ulibc::epcc

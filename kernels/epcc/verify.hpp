@@ -10,11 +10,11 @@
 
 namespace ulibc::epcc {
 
-struct Verdict {
+struct Check {
   bool valid = false;
-  std::string line;  // "counters exact in 23 tests; 34 overheads finite", or what failed
+  std::string message;  // "counters exact in 23 tests; 34 overheads finite", or what failed
 };
 // Every tally exact and every overhead finite.
-Verdict check_overheads(std::span<const Overhead> overheads);
+Check check_overheads(std::span<const Overhead> overheads);
 
 }  // namespace ulibc::epcc

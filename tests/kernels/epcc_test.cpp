@@ -137,23 +137,23 @@ TEST(EpccCheck, FindsAWrongCountAndANonFiniteOverhead) {
   const Mapping map = Mapping::build(topo, Policy(PolicyKind::none), 1);
   std::vector<epcc::Overhead> overheads =
       epcc::sync_overheads(map, epcc::calibrate_delay(0.1), {.outer_reps = 2, .test_time_us = 20});
-  const epcc::Verdict good = epcc::check_overheads(overheads);
-  EXPECT_TRUE(good.valid) << good.line;
-  EXPECT_EQ(good.line, "counters exact in 6 tests; 10 overheads finite");
+  const epcc::Check good = epcc::check_overheads(overheads);
+  EXPECT_TRUE(good.valid) << good.message;
+  EXPECT_EQ(good.message, "counters exact in 6 tests; 10 overheads finite");
 
   auto critical = std::find_if(overheads.begin(), overheads.end(), [](const auto& o) { return o.name == "CRITICAL"; });
   ASSERT_NE(critical, overheads.end());
   ASSERT_TRUE(critical->tally.has_value());
   critical->tally->counted -= 1;  // one lost update, as a broken critical section would lose it
-  const epcc::Verdict miscounted = epcc::check_overheads(overheads);
+  const epcc::Check miscounted = epcc::check_overheads(overheads);
   EXPECT_FALSE(miscounted.valid);
-  EXPECT_NE(miscounted.line.find("CRITICAL counted"), std::string::npos) << miscounted.line;
+  EXPECT_NE(miscounted.message.find("CRITICAL counted"), std::string::npos) << miscounted.message;
 
   critical->tally->counted += 1;
   overheads.front().us.back() = std::numeric_limits<double>::quiet_NaN();
-  const epcc::Verdict nan = epcc::check_overheads(overheads);
+  const epcc::Check nan = epcc::check_overheads(overheads);
   EXPECT_FALSE(nan.valid);
-  EXPECT_EQ(nan.line, "PARALLEL overhead not finite");
+  EXPECT_EQ(nan.message, "PARALLEL overhead not finite");
 }
 
 // ---- the kernel
