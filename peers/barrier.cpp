@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "peer_args.hpp"
 #include "ulibc.hpp"
 
 namespace {
@@ -50,6 +51,8 @@ Stats stats_of(std::vector<double> ns) {
   return {n % 2 ? ns[n / 2] : (ns[n / 2 - 1] + ns[n / 2]) / 2, ns.front()};
 }
 
+constexpr long long kMaxCount = 100000000;
+
 [[noreturn]] void usage(const char* argv0, int rc) {
   std::fprintf(rc ? stderr : stdout,
                "usage: %s [--threads T] [--episodes K] [--reps R] [--groups G]\n"
@@ -63,16 +66,6 @@ Stats stats_of(std::vector<double> ns) {
   std::exit(rc);
 }
 
-int parse_count(const char* text, const char* option, long min) {
-  char* end = nullptr;
-  const long v = std::strtol(text, &end, 10);
-  if (*text == '\0' || *end != '\0' || v < min || v > 100000000) {
-    std::fprintf(stderr, "%s: expected a count from %ld to 100000000, got \"%s\"\n", option, min, text);
-    std::exit(2);
-  }
-  return static_cast<int>(v);
-}
-
 Options parse(int argc, char** argv) {
   Options o;
   for (int i = 1; i < argc; ++i) {
@@ -80,13 +73,13 @@ Options parse(int argc, char** argv) {
     const bool has_value = i + 1 < argc;
     if (arg == "--help" || arg == "-h") usage(argv[0], 0);
     if (arg == "--threads" && has_value)
-      o.threads = parse_count(argv[++i], "--threads", 1);
+      o.threads = static_cast<int>(ulibc::peers::parse_count(argv[++i], "--threads", 1, kMaxCount));
     else if (arg == "--episodes" && has_value)
-      o.episodes = parse_count(argv[++i], "--episodes", 1);
+      o.episodes = static_cast<int>(ulibc::peers::parse_count(argv[++i], "--episodes", 1, kMaxCount));
     else if (arg == "--reps" && has_value)
-      o.reps = parse_count(argv[++i], "--reps", 1);
+      o.reps = static_cast<int>(ulibc::peers::parse_count(argv[++i], "--reps", 1, kMaxCount));
     else if (arg == "--groups" && has_value)
-      o.groups = parse_count(argv[++i], "--groups", 1);
+      o.groups = static_cast<int>(ulibc::peers::parse_count(argv[++i], "--groups", 1, kMaxCount));
     else
       usage(argv[0], 2);
   }

@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "peer_args.hpp"
 #include "ulibc/error.hpp"
 
 namespace {
@@ -66,13 +67,6 @@ std::size_t parse_size(const std::string& text) {
   return static_cast<std::size_t>(v) << shift;
 }
 
-int parse_count(const std::string& text, int min) {
-  char* end = nullptr;
-  const long v = std::strtol(text.c_str(), &end, 10);
-  if (end == text.c_str() || *end != '\0' || v < min || v > 1000000) usage("bad count \"" + text + "\"");
-  return static_cast<int>(v);
-}
-
 Options parse(int argc, char** argv) {
   Options o;
   for (int i = 1; i < argc; ++i) {
@@ -84,13 +78,13 @@ Options parse(int argc, char** argv) {
     if (i + 1 >= argc) usage("missing value after " + arg);
     const std::string value = argv[++i];
     if (arg == "--reps")
-      o.reps = parse_count(value, 1);
+      o.reps = static_cast<int>(ulibc::peers::parse_count(value, "--reps", 1, 1000000));
     else if (arg == "--warmup")
-      o.warmup = parse_count(value, 0);
+      o.warmup = static_cast<int>(ulibc::peers::parse_count(value, "--warmup", 0, 1000000));
     else if (arg == "--size")
       o.sizes.push_back(parse_size(value));
     else if (arg == "--node")
-      o.node = parse_count(value, 0);
+      o.node = static_cast<int>(ulibc::peers::parse_count(value, "--node", 0, 1000000));
     else
       usage("unknown option " + arg);
   }

@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "peer_args.hpp"
 #include "ulibc.hpp"
 
 namespace {
@@ -100,16 +101,6 @@ double time_hwloc(Counts* counts) {
   std::exit(rc);
 }
 
-int parse_count(const char* text, const char* option, long min) {
-  char* end = nullptr;
-  const long v = std::strtol(text, &end, 10);
-  if (*text == '\0' || *end != '\0' || v < min || v > 1000000) {
-    std::fprintf(stderr, "%s: expected a count from %ld to 1000000, got \"%s\"\n", option, min, text);
-    std::exit(2);
-  }
-  return static_cast<int>(v);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -122,9 +113,9 @@ int main(int argc, char** argv) {
     const bool has_value = i + 1 < argc;
     if (arg == "--help" || arg == "-h") usage(argv[0], 0);
     if (arg == "--reps" && has_value)
-      reps = parse_count(argv[++i], "--reps", 1);
+      reps = static_cast<int>(ulibc::peers::parse_count(argv[++i], "--reps", 1, 1000000));
     else if (arg == "--warmup" && has_value)
-      warmup = parse_count(argv[++i], "--warmup", 0);
+      warmup = static_cast<int>(ulibc::peers::parse_count(argv[++i], "--warmup", 0, 1000000));
     else if (arg == "--fsroot" && has_value) {
       std::string root = argv[++i];
       std::string label = root;

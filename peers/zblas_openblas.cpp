@@ -39,6 +39,7 @@
 
 #include "harness/memory_check.hpp"
 #include "harness/stats.hpp"
+#include "peer_args.hpp"
 #include "ulibc.hpp"
 #include "zblas/zblas.hpp"
 
@@ -76,14 +77,9 @@ struct Options {
   std::exit(rc);
 }
 
+// CBLAS counts are int.
 std::size_t parse_count(const std::string& text, const char* option) {
-  char* end = nullptr;
-  const unsigned long long v = std::strtoull(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0' || v < 1 || v > INT_MAX) {  // CBLAS counts are int
-    std::fprintf(stderr, "%s: expected a count from 1 to %d, got \"%s\"\n", option, INT_MAX, text.c_str());
-    std::exit(2);
-  }
-  return static_cast<std::size_t>(v);
+  return static_cast<std::size_t>(ulibc::peers::parse_count(text, option, 1, INT_MAX));
 }
 
 std::vector<std::string> split(const std::string& text) {
