@@ -9,8 +9,8 @@ set(_d ${CMAKE_CURRENT_LIST_DIR})
 # The process's memory: what it holds, and whether a size still fits (the kernels refuse what cannot fit).
 set(ULIBC_PROCESS_MEMORY_SOURCES ${_d}/harness/process_memory.cpp ${_d}/harness/memory_check.cpp)
 
-# The graph layer (GAP-style: one header per concern). Its files: the readers and writers, which need neither
-# OpenMP nor the library (the fuzz targets build them alone), and the parallel builders and generators.
+# The graph layer (GAP-style: one header per concern). Its files: the readers and writers, which need no OpenMP and
+# of the library only its headers (the fuzz targets build them alone), and the parallel builders and generators.
 set(ULIBC_GRAPH_FILE_SOURCES ${_d}/graph/edge_io.cpp ${_d}/graph/dimacs_io.cpp ${_d}/graph/weighted_graph.cpp
                              ${_d}/graph/csr_offsets.cpp)
 set(ULIBC_GRAPH_SOURCES ${ULIBC_GRAPH_FILE_SOURCES} ${_d}/graph/csr_graph.cpp ${_d}/graph/builder.cpp
