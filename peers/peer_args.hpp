@@ -19,8 +19,7 @@ inline long long parse_count(const std::string& text, const char* option, long l
   const long long v = std::strtoll(text.c_str(), &end, 10);
   const bool digits_only = !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
   if (!digits_only || errno == ERANGE || *end != '\0' || v < min || v > max) {
-    std::fprintf(stderr, "%s: expected a whole number from %lld to %lld, got \"%s\"\n", option, min, max,
-                 text.c_str());
+    std::fprintf(stderr, "%s: expected a whole number from %lld to %lld, got \"%s\"\n", option, min, max, text.c_str());
     std::exit(2);
   }
   return v;
