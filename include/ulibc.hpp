@@ -14,4 +14,5 @@
 #include "ulibc/node_loop.hpp"
 #include "ulibc/openmp_environment.hpp"
 #include "ulibc/partition.hpp"
+#include "ulibc/rank_share.hpp"
 #include "ulibc/topology.hpp"

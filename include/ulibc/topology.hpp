@@ -84,6 +84,9 @@ class Topology {
   CpuSet online() const;
   CpuSet allowed() const;
   CpuSet usable() const;  // online ∩ allowed: what the policies place threads on
+  // This machine with only `cpus` allowed, as a narrower process mask would leave it: a rank's share of the
+  // machine (ulibc/rank_share.hpp), inside which the policies then place its threads.
+  Topology restricted_to(const CpuSet& cpus) const;
 
   // Fallbacks taken and oddities met while loading ("node 0: no directory,
   // its processors come from cpu*/node0 links"); empty on a well-formed machine.

@@ -19,6 +19,18 @@ std::optional<std::string> unless_empty(std::string_view name) {
   return value;
 }
 
+// `text`, the value of `name` (`value` as set), as a number from min to max, or Error(input) naming the variable
+// and saying what it expects (`what`: "a thread count").
+int number_from(std::string_view name, std::string_view text, const std::string& value, int min, int max,
+                const std::string& what) {
+  int n = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (ec != std::errc() || end != text.data() + text.size() || n < min || n > max)
+    throw input_error(std::string(name) + "=\"" + value + "\": expected " + what + " from " + std::to_string(min) +
+                      " to " + std::to_string(max));
+  return n;
+}
+
 // Values that switch binding off rather than on are not outside binding.
 bool disables_binding(std::string_view name, std::string_view value) {
   if (value.empty()) return true;
@@ -40,12 +52,20 @@ std::optional<int> thread_count() {
     // OMP_NUM_THREADS may be a list of nesting levels ("8,2"); the first is ours.
     std::string_view text(*value);
     if (name == kOpenMPNumThreads) text = text.substr(0, text.find(','));
-    int n = 0;
-    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
-    if (ec != std::errc() || end != text.data() + text.size() || n < 1 || n > Mapping::kMaxThreads)
-      throw input_error(std::string(name) + "=\"" + *value + "\": expected a thread count from 1 to " +
-                        std::to_string(Mapping::kMaxThreads));
-    return n;
+    return number_from(name, text, *value, 1, Mapping::kMaxThreads, "a thread count");
+  }
+  return std::nullopt;
+}
+
+std::optional<std::pair<int, int>> launcher_local_rank() {
+  for (const auto& [rank_name, size_name] : kLauncherLocalRanks) {
+    const auto rank = unless_empty(rank_name), size = unless_empty(size_name);
+    if (!rank && !size) continue;
+    if (!rank || !size)
+      throw input_error(std::string(rank ? size_name : rank_name) + " is unset while " +
+                        std::string(rank ? rank_name : size_name) + " is set: the launcher's local rank is half given");
+    const int count = number_from(size_name, *size, *size, 1, Mapping::kMaxThreads, "a process count");
+    return std::pair{number_from(rank_name, *rank, *rank, 0, count - 1, "a local rank"), count};
   }
   return std::nullopt;
 }

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace ulibc::config {
@@ -15,6 +16,9 @@ inline constexpr std::string_view kPolicy = "ULIBC_POLICY";
 inline constexpr std::string_view kNumThreads = "ULIBC_NUM_THREADS";
 inline constexpr std::string_view kOutsideBinding = "ULIBC_OUTSIDE_BINDING";
 inline constexpr std::string_view kOpenMPNumThreads = "OMP_NUM_THREADS";
+// The launchers' (local rank, local size) variables, in the order they are looked for: Open MPI's, MPICH's.
+inline constexpr std::array<std::pair<std::string_view, std::string_view>, 2> kLauncherLocalRanks = {
+    {{"OMPI_COMM_WORLD_LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_SIZE"}, {"MPI_LOCALRANKID", "MPI_LOCALNRANKS"}}};
 // The variables by which OpenMP runtimes bind their threads themselves: the standard's two, GCC's, Intel's.
 inline constexpr std::array<std::string_view, 4> kOpenMPBindingVariables = {"OMP_PLACES", "OMP_PROC_BIND",
                                                                             "GOMP_CPU_AFFINITY", "KMP_AFFINITY"};
@@ -28,6 +32,12 @@ std::optional<std::string> policy();
 // ULIBC_NUM_THREADS, else the first level of OMP_NUM_THREADS ("8,2" → 8): a thread count from 1 to
 // Mapping::kMaxThreads. Empty: unset.
 std::optional<int> thread_count();
+
+// The local rank of this process among those its launcher started on this machine, and their count: Open MPI's
+// OMPI_COMM_WORLD_LOCAL_RANK and _LOCAL_SIZE, else MPICH's MPI_LOCALRANKID and MPI_LOCALNRANKS. nullopt when
+// neither pair is set; a half-set pair, a non-number or a rank outside 0..size-1 is malformed.
+// Returned as (rank, size).
+std::optional<std::pair<int, int>> launcher_local_rank();
 
 // ULIBC_OUTSIDE_BINDING=respect|override: whether ULIBC binds a team although OpenMP's binding variables
 // are set. Unset: respect (false); empty is malformed.

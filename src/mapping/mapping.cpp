@@ -6,23 +6,16 @@
 #include <set>
 #include <tuple>
 
+#include "mapping/ranked.hpp"
 #include "ulibc/error.hpp"
 
 namespace ulibc {
 
-namespace {
+namespace detail {
 
-struct Ranked {
-  const Processor* p;
-  int node_rank;
-  int core_rank;
-  int smt_rank;
-};
-
-// The three dense ranks of every usable processor (see mapping.hpp).
 std::vector<Ranked> rank_usable(const Topology& topo) {
   // Processor::core numbers cores in (package, core_id) order, so ordering by
-  // it within a node is the spec's core rank.
+  // it within a node is the core rank of ulibc/mapping.hpp.
   std::map<int, std::map<int, int>> core_rank;  // node → machine-wide core → rank in the node
   for (const auto& p : topo.processors())
     if (p.usable()) core_rank[p.node][p.core] = 0;
@@ -73,7 +66,7 @@ std::vector<Ranked> order_by_policy(const Topology& topo, const Policy& policy) 
   return r;
 }
 
-}  // namespace
+}  // namespace detail
 
 Mapping Mapping::build(const Topology& topo, const Policy& policy, int threads) {
   if (threads < 1 || threads > kMaxThreads)
@@ -87,11 +80,11 @@ Mapping Mapping::build(const Topology& topo, const Policy& policy, int threads) 
     m.node_ids_ = {-1};
     return m;
   }
-  const std::vector<Ranked> order = order_by_policy(topo, policy);
+  const std::vector<detail::Ranked> order = detail::order_by_policy(topo, policy);
   std::set<int> nodes;
   std::map<int, int> uses;  // processor → threads on it
   for (int t = 0; t < threads; ++t) {
-    const Ranked& r = order[static_cast<std::size_t>(t) % order.size()];
+    const detail::Ranked& r = order[static_cast<std::size_t>(t) % order.size()];
     const Processor& p = *r.p;
     m.threads_[static_cast<std::size_t>(t)] = Placement{.thread = t,
                                                         .proc = p.id,

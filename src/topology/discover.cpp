@@ -452,4 +452,10 @@ CpuSet Topology::usable() const {
   return select(processors_, [](auto& p) { return p.usable(); });
 }
 
+Topology Topology::restricted_to(const CpuSet& cpus) const {
+  Topology narrowed = *this;
+  for (Processor& p : narrowed.processors_) p.allowed = p.allowed && cpus.test(p.id);
+  return narrowed;
+}
+
 }  // namespace ulibc

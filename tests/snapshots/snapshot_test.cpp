@@ -16,6 +16,7 @@
 #include <cctype>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
@@ -28,6 +29,8 @@
 #include "fake_sysfs.hpp"
 #include "scoped_env.hpp"
 #include "ulibc/cpuset.hpp"
+#include "ulibc/mapping.hpp"
+#include "ulibc/rank_share.hpp"
 #include "ulibc/topology.hpp"
 
 namespace {
@@ -35,6 +38,11 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 using ulibc::CpuSet;
+using ulibc::Detail;
+using ulibc::Policy;
+using ulibc::PolicyKind;
+using ulibc::rank_shares;
+using ulibc::RankShares;
 using ulibc::Topology;
 using ulibc::testing::ScopedEnv;
 using ulibc::testing::TempDir;
@@ -281,6 +289,45 @@ TEST_P(SnapshotTest, AgreesWithHwloc) {
   const fs::path root = extract(kFixtures / (std::string(s.name) + ".tar.bz2"), dir.path());
   const Topology t = Topology::load(root.string());
   compare_snapshot(t, hwloc_view(root), s);
+}
+
+// The ranks' shares of every real machine: for rank counts around its nodes, cores and processors, under two
+// policies, the shares split the usable processors; whole nodes (rule 1) and whole cores (rules 1 to 3) are
+// never divided between ranks, and only more ranks than processors (rule 5) share one.
+TEST_P(SnapshotTest, RankSharesSplitTheMachine) {
+  const Snapshot& s = GetParam();
+  if (!fs::is_directory(kFixtures)) GTEST_SKIP() << "snapshot directory " << kFixtures << " is absent";
+  TempDir dir;
+  const Topology t =
+      Topology::load(extract(kFixtures / (std::string(s.name) + ".tar.bz2"), dir.path()).string(), Detail::placement);
+  const CpuSet usable = t.usable();
+  std::set<int> nodes, cores;
+  for (int id : usable) {
+    nodes.insert(t.processor(id)->node);
+    cores.insert(t.processor(id)->core);
+  }
+  const int n = static_cast<int>(nodes.size()), c = static_cast<int>(cores.size()), p = usable.count();
+  for (const Policy& policy : {Policy(PolicyKind::scatter), Policy(PolicyKind::compact)})
+    for (int ranks : {1, 2, 3, 4, n, n + 1, c, c + 1, p, p + 1}) {
+      SCOPED_TRACE(policy.name() + ", " + std::to_string(ranks) + " ranks");
+      const RankShares shares = rank_shares(t, policy, ranks);
+      ASSERT_EQ(static_cast<int>(shares.cpus.size()), ranks);
+      CpuSet all;
+      std::map<int, int> core_owner, node_owner;
+      for (int r = 0; r < ranks; ++r) {
+        const CpuSet& share = shares.cpus[static_cast<std::size_t>(r)];
+        ASSERT_FALSE(share.empty());
+        EXPECT_TRUE(usable.contains(share));
+        if (!shares.shared()) EXPECT_FALSE(share.intersects(all)) << "rank " << r << ": " << share.to_list();
+        all = all | share;
+        for (int id : share) {
+          if (shares.rule <= 3) EXPECT_EQ(core_owner.try_emplace(t.processor(id)->core, r).first->second, r);
+          if (shares.rule == 1) EXPECT_EQ(node_owner.try_emplace(t.processor(id)->node, r).first->second, r);
+        }
+      }
+      EXPECT_EQ(all, usable);
+      EXPECT_EQ(shares.shared(), ranks > p);
+    }
 }
 
 std::string test_name(const ::testing::TestParamInfo<Snapshot>& info) {

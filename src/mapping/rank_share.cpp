@@ -1,0 +1,143 @@
+// mapping/rank_share.cpp — the processors each of the processes that share a machine takes.
+#include "ulibc/rank_share.hpp"
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <tuple>
+
+#include "config/environment.hpp"
+#include "mapping/ranked.hpp"
+#include "ulibc/error.hpp"
+#include "ulibc/range.hpp"
+
+namespace ulibc {
+
+namespace {
+
+using detail::Ranked;
+
+// A usable core: its node's rank, its rank in the node, its usable processors.
+struct Core {
+  int node_rank = 0;
+  int core_rank = 0;
+  CpuSet cpus;
+};
+
+// The usable cores, node by node and in core order within a node.
+std::vector<Core> usable_cores(const Topology& topo) {
+  std::map<std::pair<int, int>, Core> cores;
+  for (const Ranked& r : detail::rank_usable(topo)) {
+    Core& c = cores[{r.node_rank, r.core_rank}];
+    c.node_rank = r.node_rank;
+    c.core_rank = r.core_rank;
+    c.cpus.set(r.p->id);
+  }
+  std::vector<Core> out;
+  for (auto& [key, core] : cores) out.push_back(core);
+  return out;
+}
+
+int node_count(const std::vector<Core>& cores) { return cores.empty() ? 0 : cores.back().node_rank + 1; }
+
+// The union of items [share.begin, share.end) of a list of sets.
+template <typename Item, typename CpusOf>
+CpuSet union_of(const std::vector<Item>& items, Range share, CpusOf cpus_of) {
+  CpuSet out;
+  for (std::size_t i = share.begin; i < share.end; ++i) out = out | cpus_of(items[i]);
+  return out;
+}
+
+CpuSet cpus_of_core(const Core& c) { return c.cpus; }
+
+// Rule 1: each rank nodes/K whole nodes.
+std::vector<CpuSet> whole_nodes(const std::vector<Core>& cores, int ranks) {
+  const int per_rank = node_count(cores) / ranks;
+  std::vector<CpuSet> out(static_cast<std::size_t>(ranks));
+  for (const Core& c : cores) {
+    CpuSet& share = out[static_cast<std::size_t>(c.node_rank / per_rank)];
+    share = share | c.cpus;
+  }
+  return out;
+}
+
+// Rule 2: each node's cores split evenly among its K/nodes ranks.
+std::vector<CpuSet> split_nodes(const std::vector<Core>& cores, int ranks) {
+  const auto per_node = static_cast<std::size_t>(ranks / node_count(cores));
+  std::vector<CpuSet> out;
+  for (int node = 0; node < node_count(cores); ++node) {
+    std::vector<Core> mine;
+    for (const Core& c : cores)
+      if (c.node_rank == node) mine.push_back(c);
+    for (std::size_t i = 0; i < per_node; ++i)
+      out.push_back(union_of(mine, even_share(Range{0, mine.size()}, i, per_node), cpus_of_core));
+  }
+  return out;
+}
+
+// Rule 3: the cores in the policy's order, in K runs of whole cores.
+std::vector<CpuSet> split_cores(std::vector<Core> cores, const Policy& policy, int ranks) {
+  if (policy.kind() == PolicyKind::scatter)
+    std::stable_sort(cores.begin(), cores.end(), [](const Core& a, const Core& b) {
+      return std::tie(a.core_rank, a.node_rank) < std::tie(b.core_rank, b.node_rank);
+    });
+  std::vector<CpuSet> out;
+  const auto k = static_cast<std::size_t>(ranks);
+  for (std::size_t r = 0; r < k; ++r)
+    out.push_back(union_of(cores, even_share(Range{0, cores.size()}, r, k), cpus_of_core));
+  return out;
+}
+
+// The order rules 4 and 5 split: the policy's, compact's for none (which still needs shares to hand out).
+std::vector<Ranked> processor_order(const Topology& topo, const Policy& policy) {
+  return detail::order_by_policy(topo, policy.kind() == PolicyKind::none ? Policy(PolicyKind::compact) : policy);
+}
+
+// Rules 4 and 5: the processors in order, in K runs, or one each in turn.
+std::vector<CpuSet> split_processors(const std::vector<Ranked>& order, int ranks) {
+  const auto k = static_cast<std::size_t>(ranks);
+  const auto cpus_of = [](const Ranked& x) { return CpuSet{x.p->id}; };
+  std::vector<CpuSet> out;
+  for (std::size_t r = 0; r < k; ++r)
+    out.push_back(k <= order.size() ? union_of(order, even_share(Range{0, order.size()}, r, k), cpus_of)
+                                    : cpus_of(order[r % order.size()]));
+  return out;
+}
+
+// Whether every node has a core for each of its ranks/nodes ranks (rule 2).
+bool nodes_hold(const std::vector<Core>& cores, int ranks) {
+  std::vector<int> per_node(static_cast<std::size_t>(node_count(cores)), 0);
+  for (const Core& c : cores) ++per_node[static_cast<std::size_t>(c.node_rank)];
+  for (int n : per_node)
+    if (n < ranks / node_count(cores)) return false;
+  return true;
+}
+
+}  // namespace
+
+RankShares rank_shares(const Topology& topo, const Policy& policy, int ranks) {
+  if (ranks < 1 || ranks > Mapping::kMaxThreads)
+    throw input_error("rank count " + std::to_string(ranks) + " is outside 1.." + std::to_string(Mapping::kMaxThreads));
+  const std::vector<Core> cores = usable_cores(topo);
+  if (cores.empty()) throw input_error("no usable processor: online ∩ allowed is empty in " + topo.fsroot());
+  const int nodes = node_count(cores);
+  if (policy.kind() != PolicyKind::list) {  // a list is its own order: no nodes or cores to respect
+    if (nodes % ranks == 0) return {whole_nodes(cores, ranks), 1};
+    if (ranks % nodes == 0 && nodes_hold(cores, ranks)) return {split_nodes(cores, ranks), 2};
+    if (ranks <= static_cast<int>(cores.size())) return {split_cores(cores, policy, ranks), 3};
+  }
+  const std::vector<Ranked> order = processor_order(topo, policy);
+  return {split_processors(order, ranks), ranks <= static_cast<int>(order.size()) ? 4 : 5};
+}
+
+std::optional<LocalRank> launcher_local_rank() {
+  const auto found = config::launcher_local_rank();
+  if (!found) return std::nullopt;
+  return LocalRank{.rank = found->first, .ranks = found->second};
+}
+
+Topology rank_view(const Topology& topo, const Policy& policy, LocalRank me) {
+  return topo.restricted_to(rank_shares(topo, policy, me.ranks).cpus.at(static_cast<std::size_t>(me.rank)));
+}
+
+}  // namespace ulibc
