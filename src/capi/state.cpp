@@ -9,9 +9,11 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "ulibc/error.hpp"
+#include "ulibc/rank_share.hpp"
 
 namespace ulibc::capi {
 
@@ -43,6 +45,9 @@ const State* build(const char* fsroot, const char* policy, int nthreads) {
   check_threads(nthreads);
   Topology topo = Topology::load(fsroot ? fsroot : "", Detail::placement);
   const Policy p = policy ? Policy::parse(policy) : policy_from_env();
+  // One of several processes an MPI launcher started on this machine: its threads go inside its share.
+  if (const std::optional<LocalRank> me = launcher_local_rank(); me && p.kind() != PolicyKind::none)
+    topo = rank_view(topo, p, *me);
   const int n = nthreads > 0 ? nthreads : threads_from_env(topo);
   return publish(std::move(topo), p, n);
 }

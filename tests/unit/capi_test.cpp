@@ -5,12 +5,14 @@
 #include <string>
 
 #include "fake_sysfs.hpp"
+#include "scoped_env.hpp"
 #include "ulibc/compat.h"
 #include "ulibc/ulibc.h"
 
 namespace {
 
 using ulibc::testing::FakeMachine;
+using ulibc::testing::ScopedEnv;
 using ulibc::testing::TempDir;
 
 class CApi : public ::testing::Test {
@@ -108,6 +110,26 @@ TEST(CApiEnvironment, LazyInitReadsTheEnvironment) {
   EXPECT_STREQ(ulibc_get_policy_name(), "compact");
   EXPECT_EQ(ulibc_get_numa_procid(2), 2);
   EXPECT_EQ(ulibc_get_online_numa_nodes(), 2);
+}
+
+// Started by an MPI launcher as one of several processes on the machine, a ULIBC program places its threads
+// in its local rank's share (ulibc/rank_share.hpp), as `mpirun ... ulibc run` does for unmodified ones.
+TEST(CApiEnvironment, ALaunchersLocalRankTakesItsShare) {
+  TempDir dir;
+  // 4 nodes of 2 cores; 2 ranks take nodes {0, 1} and {2, 3}.
+  ulibc::testing::write_fake_sysfs(FakeMachine{.packages = 4, .cores_per_package = 2}, dir.path());
+  {
+    ScopedEnv rank("OMPI_COMM_WORLD_LOCAL_RANK", "1"), size("OMPI_COMM_WORLD_LOCAL_SIZE", "2");
+    ASSERT_EQ(ulibc_init_with(dir.path().c_str(), "scatter", 0), 0) << ulibc_last_error();
+    EXPECT_EQ(ulibc_get_num_threads(), 4);  // every processor of the share, none beyond it
+    const int expected[] = {4, 6, 5, 7};    // scatter over the share's nodes 2 and 3
+    for (int t = 0; t < 4; ++t) EXPECT_EQ(ulibc_get_numa_procid(t), expected[t]) << t;
+    // Policy none binds nothing, so it takes no share.
+    ASSERT_EQ(ulibc_init_with(dir.path().c_str(), "none", 0), 0) << ulibc_last_error();
+    EXPECT_EQ(ulibc_get_num_threads(), 8);
+  }
+  ASSERT_EQ(ulibc_init_with(dir.path().c_str(), "scatter", 0), 0);  // without a launcher: the whole machine
+  EXPECT_EQ(ulibc_get_num_threads(), 8);
 }
 
 }  // namespace

@@ -94,6 +94,8 @@ void add_placement_options(CLI::App& sub, PlacementOptions& opts);
 // environment is read only when needed, so that a bad value there cannot
 // break a command line that overrides it.
 Mapping resolve_mapping(const PlacementOptions& opts, const Topology& topo);
+// The policy alone, by the same precedence.
+Policy resolve_policy(const PlacementOptions& opts);
 // A warning on stderr when threads share processors.
 void warn_if_oversubscribed(const Mapping& map);
 

@@ -66,10 +66,13 @@ void add_placement_options(CLI::App& sub, PlacementOptions& opts) {
           ->type_name("N");
 }
 
+Policy resolve_policy(const PlacementOptions& opts) {
+  return opts.policy_opt->count() ? Policy::parse(opts.policy) : policy_from_env();
+}
+
 Mapping resolve_mapping(const PlacementOptions& opts, const Topology& topo) {
-  const Policy policy = opts.policy_opt->count() ? Policy::parse(opts.policy) : policy_from_env();
   const int threads = opts.threads_opt->count() ? opts.threads : threads_from_env(topo);
-  return Mapping::build(topo, policy, threads);
+  return Mapping::build(topo, resolve_policy(opts), threads);
 }
 
 void warn_if_oversubscribed(const Mapping& map) {

@@ -9,6 +9,7 @@
 #include "commands.hpp"
 #include "json.hpp"
 #include "table.hpp"
+#include "ulibc/rank_share.hpp"
 
 namespace ulibc::cli {
 
@@ -19,6 +20,7 @@ constexpr int kThreadsPerRow = 8;  // the paper's Table 3 lists eight threads a 
 struct MapOptions {
   CommonOptions common;
   PlacementOptions placement;
+  int ranks = 0;  // --ranks: the machine shared by this many processes; 0: one process
 };
 
 // Table 3: "threads 0-7 : 0 8 16 24 1 9 17 25", eight threads a row.
@@ -68,11 +70,8 @@ void print_text(const Mapping& map, const Topology& topo) {
   print_counts(map);
 }
 
-void run_map(const MapOptions& o) {
-  const Topology topo = Topology::load(o.common.fsroot, Detail::placement);  // no caches needed
-  const Mapping map = resolve_mapping(o.placement, topo);
-  warn_if_oversubscribed(map);
-  if (o.common.json) {
+void print_map(const Mapping& map, const Topology& topo, bool json) {
+  if (json) {
     nlohmann::ordered_json j = to_json(map);
     j["fsroot"] = topo.fsroot();
     print_json(j);
@@ -81,12 +80,57 @@ void run_map(const MapOptions& o) {
   }
 }
 
+// The rule's cases as rank_share.hpp numbers them.
+const char* rule_name(int rule) {
+  static const char* const names[] = {
+      "", "whole nodes", "nodes split by cores", "runs of whole cores", "runs of processors", "processors shared"};
+  return names[rule];
+}
+
+// --ranks K: each local rank's share of the machine, and its threads' mapping inside it.
+void print_ranks(const MapOptions& o, const Topology& topo) {
+  const Policy policy = resolve_policy(o.placement);
+  const RankShares shares = rank_shares(topo, policy, o.ranks);
+  nlohmann::ordered_json ranks = nlohmann::ordered_json::array();
+  for (int r = 0; r < o.ranks; ++r) {
+    const CpuSet& cpus = shares.cpus[static_cast<std::size_t>(r)];
+    const Mapping map = resolve_mapping(o.placement, topo.restricted_to(cpus));
+    warn_if_oversubscribed(map);
+    if (o.common.json) {
+      ranks.push_back({{"rank", r}, {"processors", cpus.to_list()}, {"mapping", to_json(map)}});
+      continue;
+    }
+    fmt::print("{}Rank {} of {}: processors {} ({})\n", r ? "\n" : "", r, o.ranks, cpus.to_list(),
+               rule_name(shares.rule));
+    print_processor_rows(map);
+    print_placements(map);
+  }
+  if (o.common.json)
+    print_json({{"fsroot", topo.fsroot()},
+                {"policy", policy.name()},
+                {"ranks", o.ranks},
+                {"rule", rule_name(shares.rule)},
+                {"shares", ranks}});
+}
+
+void run_map(const MapOptions& o) {
+  const Topology topo = Topology::load(o.common.fsroot, Detail::placement);  // no caches needed
+  if (o.ranks > 0) return print_ranks(o, topo);
+  const Mapping map = resolve_mapping(o.placement, topo);
+  warn_if_oversubscribed(map);
+  print_map(map, topo, o.common.json);
+}
+
 }  // namespace
 
 Command add_map_command(CLI::App& parent) {
   auto opts = std::make_shared<MapOptions>();
   CLI::App* sub = parent.add_subcommand("map", "Show the thread -> processor mapping a policy gives on this machine");
   add_placement_options(*sub, opts->placement);
+  sub->add_option("--ranks", opts->ranks,
+                  "The machine shared by K processes (MPI ranks): each one's share and its threads' mapping in it")
+      ->type_name("K")
+      ->check(CLI::Range(1, Mapping::kMaxThreads));
   add_common_options(*sub, opts->common);
   return {sub, [opts] { run_map(*opts); }};
 }

@@ -2,6 +2,8 @@
 //
 // The program's runtime is handed the mapping as explicit places, the way one would by hand with OMP_PLACES and
 // OMP_PROC_BIND (docs/BINDING.md); which variables are set and unset is decided once, by openmp_environment().
+// Started by an MPI launcher (mpirun -n K ulibc run ...), each process takes its local rank's share of the machine
+// (ulibc/rank_share.hpp) and places its threads inside it, so that hybrid MPI + OpenMP programs need no change.
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -9,12 +11,14 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "commands.hpp"
 #include "ulibc/error.hpp"
 #include "ulibc/openmp_environment.hpp"
+#include "ulibc/rank_share.hpp"
 #include "ulibc/topology.hpp"
 
 namespace ulibc::cli {
@@ -57,11 +61,21 @@ std::string as_shell_command(const OpenMPEnvironment& env, const std::vector<std
   return line;
 }
 
-void print_plan(const RunOptions& o, const Mapping& map, const OpenMPEnvironment& env) {
+// This process's share of the machine when a launcher started it as one of several.
+struct Share {
+  LocalRank rank;
+  CpuSet processors;
+};
+
+void print_plan(const RunOptions& o, const Mapping& map, const OpenMPEnvironment& env,
+                const std::optional<Share>& share) {
   if (o.common.json) {
     nlohmann::ordered_json j;
     j["policy"] = map.policy().name();
     j["threads"] = map.size();
+    if (share)
+      j["local_rank"] = {
+          {"rank", share->rank.rank}, {"ranks", share->rank.ranks}, {"processors", share->processors.to_list()}};
     j["set"] = nlohmann::ordered_json::object();
     for (const auto& [name, value] : env.set) j["set"][name] = value;
     j["unset"] = env.unset;
@@ -69,6 +83,9 @@ void print_plan(const RunOptions& o, const Mapping& map, const OpenMPEnvironment
     print_json(j);
     return;
   }
+  if (share)
+    fmt::print("# local rank {} of {}: processors {}\n", share->rank.rank, share->rank.ranks,
+               share->processors.to_list());
   for (const auto& [name, value] : env.set) fmt::print("{}={}\n", name, value);
   for (const auto& name : env.unset) fmt::print("unset {}\n", name);
   fmt::print("{}\n", as_shell_command(env, o.command));
@@ -88,11 +105,18 @@ void run_run(RunOptions& o, CLI::App& sub) {
   if (o.command.empty()) o.command = sub.remaining();  // no "--": the program is the first positional
   if (o.command.empty() && !o.dry_run)
     throw input_error("no program to run (ulibc run [options] -- PROGRAM [ARGS...])");
-  const Topology topo = load_topology(o.common.fsroot, o.dry_run, "run", Detail::placement);
+  Topology topo = load_topology(o.common.fsroot, o.dry_run, "run", Detail::placement);
+  // One of several processes on this machine: its threads go inside its share (unbound ones need none).
+  std::optional<Share> share;
+  const Policy policy = resolve_policy(o.placement);
+  if (const std::optional<LocalRank> me = launcher_local_rank(); me && policy.kind() != PolicyKind::none) {
+    topo = rank_view(topo, policy, *me);
+    share = Share{*me, topo.usable()};
+  }
   const Mapping map = resolve_mapping(o.placement, topo);
   warn_if_oversubscribed(map);
   const OpenMPEnvironment env = openmp_environment(map);
-  if (o.dry_run) return print_plan(o, map, env);
+  if (o.dry_run) return print_plan(o, map, env, share);
   report_replaced(env);
   exec(env, o.command);
 }
