@@ -17,6 +17,9 @@ packages=(
   # likwid-bench's STREAM, OpenBLAS's complex BLAS, also the zblas reference,
   # the Boost Graph Library's BFS)
   libhwloc-dev likwid libopenblas-dev libboost-graph-dev
+  # MPI: Open MPI's launcher and development files (several processes sharing a machine, and the distributed
+  # kernels)
+  openmpi-bin libopenmpi-dev
   # the virtual NUMA lab (tests/numa_lab): QEMU boots Debian's kernel with an
   # initramfs of a static busybox and the static guest tests
   qemu-system-x86 linux-image-amd64 busybox-static

@@ -330,21 +330,30 @@ class TopologyBuilder {
   // On the live machine the kernel already confines our affinity mask and
   // memory policy to the cgroup's cpuset, so two system calls replace
   // /proc/mounts and the cgroup files. The mask is the one from before ULIBC
-  // bound this thread — unless an OpenMP runtime was told to bind: it has
-  // bound the initial thread to its first place at start-up, so the mask says
-  // where the runtime put us, and only the cgroup says what the process may
-  // use. A snapshot has only the files.
+  // bound this thread — unless an OpenMP runtime was told to bind (it has
+  // bound the initial thread to its first place at start-up) or an MPI
+  // launcher started us as one of several ranks (it may have bound each to a
+  // core or a socket): then the mask says where they put us, and only the
+  // cgroup says what the process may use, the same for every rank, which
+  // then takes its share (ulibc/rank_share.hpp). A snapshot has only the files.
+  // What says an OpenMP runtime or an MPI launcher may have bound this process (a variable), "" if nothing.
+  static std::string outside_binder() {
+    if (const auto vars = config::openmp_binding_settings(); !vars.empty()) return vars.front();
+    if (config::launcher_local_rank()) return "an MPI launcher's local rank";
+    return "";
+  }
+
   void read_allowed() {
     CpuSet allowed = t_.online();
     std::optional<NodeSet> mems;
     if (fs_.is_live()) {
-      if (const auto vars = config::openmp_binding_settings(); vars.empty()) {
+      if (const std::string binder = outside_binder(); binder.empty()) {
         allowed = allowed & os::affinity_before_binding();
       } else {
         if (const auto limits = topo::read_cgroup_limits(fs_, t_.notes_); limits.cpus) allowed = allowed & *limits.cpus;
-        note(vars.front() +
+        note(binder +
              " is set: allowed processors come from the cgroup cpuset, not from the thread's mask "
-             "(the OpenMP runtime may have bound it); a taskset restriction is not seen");
+             "(the OpenMP runtime or the MPI launcher may have bound it); a taskset restriction is not seen");
       }
       mems = os::allowed_memory_nodes();
     } else {

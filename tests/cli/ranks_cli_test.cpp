@@ -1,7 +1,9 @@
 // ranks_cli_test.cpp — a machine shared by several processes: `ulibc map --ranks K` shows each one's share, and
 // `ulibc run` started by an MPI launcher places each process's threads inside its local rank's share.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <map>
 #include <set>
 #include <string>
 
@@ -74,6 +76,36 @@ TEST(RanksCli, BadRankCountsAndLauncherValuesAreRefused) {
   expect_usage_error(run_cli({"run", "--dry-run", "--fsroot", dir.path(), "--policy", "compact"},
                              {{"OMPI_COMM_WORLD_LOCAL_RANK", "4"}, {"OMPI_COMM_WORLD_LOCAL_SIZE", "4"}}),
                      {"OMPI_COMM_WORLD_LOCAL_RANK=\"4\"", "local rank from 0 to 3"});
+}
+
+// A real launcher: `mpirun -n K ulibc run` on this machine, every rank writing its plan to a file of its own.
+// Root and more ranks than processors are allowed through Open MPI's own settings, as CI needs.
+TEST(RanksCli, MpirunGivesEachRankItsShare) {
+  const std::string mpirun = "/usr/bin/mpirun";
+  if (access(mpirun.c_str(), X_OK) != 0) GTEST_SKIP() << mpirun << " not found (scripts/setup.sh installs openmpi-bin)";
+  const std::map<std::string, std::string> open_mpi = {{"OMPI_ALLOW_RUN_AS_ROOT", "1"},
+                                                       {"OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1"},
+                                                       {"OMPI_MCA_rmaps_base_oversubscribe", "1"}};
+  const Topology live = Topology::load("/", Detail::placement);
+  for (int ranks : {1, 2, 3, 4}) {
+    SCOPED_TRACE(std::to_string(ranks) + " ranks");
+    TempDir dir;
+    const CliResult r = run_program(
+        {mpirun, "-n", std::to_string(ranks), "sh", "-c",
+         "exec \"$0\" run --dry-run --json --policy compact -- true > \"$1/rank$OMPI_COMM_WORLD_RANK.json\"",
+         ULIBC_CLI_PATH, dir.path()},
+        open_mpi);
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+    const RankShares expected = rank_shares(live, Policy(PolicyKind::compact), ranks);
+    for (int rank = 0; rank < ranks; ++rank) {
+      const auto plan = nlohmann::json::parse(read_file(dir.path() + "/rank" + std::to_string(rank) + ".json"));
+      const auto& me = plan["local_rank"];
+      EXPECT_EQ(me["ranks"], ranks);
+      const int local = me["rank"].get<int>();
+      EXPECT_EQ(me["processors"], expected.cpus[static_cast<std::size_t>(local)].to_list()) << plan.dump();
+      EXPECT_EQ(plan["threads"], expected.cpus[static_cast<std::size_t>(local)].count());
+    }
+  }
 }
 
 }  // namespace

@@ -22,7 +22,11 @@ namespace ulibc::testing {
 
 namespace {
 
-bool read_by_tool(std::string_view var) { return var.starts_with("ULIBC_") || var == "OMP_NUM_THREADS"; }
+// ULIBC's variables, OpenMP's thread count and an MPI launcher's local rank, which the tool reads.
+bool read_by_tool(std::string_view var) {
+  return var.starts_with("ULIBC_") || var == "OMP_NUM_THREADS" || var.starts_with("OMPI_COMM_WORLD_LOCAL_") ||
+         var.starts_with("MPI_LOCAL");
+}
 
 std::vector<std::string> child_environment(const std::map<std::string, std::string>& env) {
   std::vector<std::string> result;
@@ -70,8 +74,13 @@ void drain(int out_fd, int err_fd, CliResult& r) {
 }  // namespace
 
 CliResult run_cli(const std::vector<std::string>& args, const std::map<std::string, std::string>& env) {
-  std::vector<std::string> argv_strings = {ULIBC_CLI_PATH};
-  argv_strings.insert(argv_strings.end(), args.begin(), args.end());
+  std::vector<std::string> command = {ULIBC_CLI_PATH};
+  command.insert(command.end(), args.begin(), args.end());
+  return run_program(command, env);
+}
+
+CliResult run_program(const std::vector<std::string>& command, const std::map<std::string, std::string>& env) {
+  std::vector<std::string> argv_strings = command;
   std::vector<std::string> env_strings = child_environment(env);
   std::vector<char*> argv = c_strings(argv_strings);
   std::vector<char*> envp = c_strings(env_strings);
@@ -91,7 +100,7 @@ CliResult run_cli(const std::vector<std::string>& args, const std::map<std::stri
   if (rc != 0) {
     close(out_pipe[0]);
     close(err_pipe[0]);
-    throw std::runtime_error(std::string("cannot run ") + ULIBC_CLI_PATH);
+    throw std::runtime_error("cannot run " + command.front());
   }
 
   CliResult r;

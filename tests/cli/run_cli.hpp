@@ -19,6 +19,9 @@ struct CliResult {
 // environment it depends on.
 CliResult run_cli(const std::vector<std::string>& args, const std::map<std::string, std::string>& env = {});
 
+// The same for another program (its path, then its arguments), e.g. a launcher that runs the tool.
+CliResult run_program(const std::vector<std::string>& command, const std::map<std::string, std::string>& env = {});
+
 // Expects exit code 2, nothing on stdout, and one "ulibc: error:" line
 // containing each of `needles`.
 void expect_usage_error(const CliResult& r, std::initializer_list<std::string> needles);

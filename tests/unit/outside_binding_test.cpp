@@ -88,6 +88,24 @@ TEST(OutsideBinding, OpenMPBindingVariablesDoNotNarrowTheLiveTopology) {
   EXPECT_NE(after.notes().back().find("OMP_PROC_BIND=true is set"), std::string::npos) << after.notes().back();
 }
 
+// An MPI launcher may bind each rank to a core: the live topology is the machine the ranks share, so that each
+// takes its share of the same processors (ulibc/rank_share.hpp).
+TEST(OutsideBinding, AnMpiLaunchersBindingDoesNotNarrowTheLiveTopology) {
+  CleanEnv clean;
+  const Topology before = Topology::load("/", ulibc::Detail::placement);
+  cpu_set_t mask, one;
+  ASSERT_EQ(sched_getaffinity(0, sizeof mask, &mask), 0);
+  CPU_ZERO(&one);
+  CPU_SET(before.usable().last(), &one);
+  ASSERT_EQ(sched_setaffinity(0, sizeof one, &one), 0);  // as mpirun's --bind-to core does
+  ScopedEnv rank("OMPI_COMM_WORLD_LOCAL_RANK", "0"), size("OMPI_COMM_WORLD_LOCAL_SIZE", "2");
+  const Topology after = Topology::load("/", ulibc::Detail::placement);
+  ASSERT_EQ(sched_setaffinity(0, sizeof mask, &mask), 0);
+  EXPECT_EQ(after.usable(), before.usable());
+  ASSERT_FALSE(after.notes().empty());
+  EXPECT_NE(after.notes().back().find("MPI launcher's local rank is set"), std::string::npos) << after.notes().back();
+}
+
 TEST(OutsideBinding, RuleComesFromTheEnvironment) {
   CleanEnv clean;
   EXPECT_EQ(ulibc::outside_rule_from_env(), ulibc::OutsideRule::respect);
