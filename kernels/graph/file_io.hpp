@@ -1,8 +1,9 @@
-// graph/file_io.hpp — what the graph file readers and writers share
-// (edge_io.cpp, dimacs_io.cpp): whole-stream reading, blank-separated fields,
-// decimal numbers, message quoting, chunked binary reads, checked writes.
+// graph/file_io.hpp — what the kernels' file readers and writers share
+// (graph/edge_io.cpp, graph/dimacs_io.cpp, sparse/matrix_market.cpp):
+// whole-stream reading, blank-separated fields, decimal numbers, message
+// quoting, chunked binary reads, checked writes.
 //
-// Internal to the graph layer's file formats, not an API for the kernels. The
+// Internal to the file formats, not an API for the kernels. The
 // conventions it carries: a reader takes the whole stream into one buffer and
 // parses it with std::from_chars; binary data is read straight into vectors
 // in the host's layout (the formats are little-endian, which each format's

@@ -1,0 +1,262 @@
+// sparse/matrix_market.cpp — the Matrix Market reader: banner, size line, entries, then the sorted CSR.
+#include "sparse/matrix_market.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "graph/file_io.hpp"
+#include "ulibc/error.hpp"
+
+namespace ulibc::sparse {
+
+namespace {
+
+namespace file_io = graph::file_io;
+using file_io::Fields;
+
+enum class Format { coordinate, array };
+enum class Field { real, integer, pattern };
+enum class Symmetry { general, symmetric, skew };
+
+struct Banner {
+  Format format = Format::coordinate;
+  Field field = Field::real;
+  Symmetry symmetry = Symmetry::general;
+};
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// An entry with the line it came from, so that a duplicate names both lines.
+struct Located {
+  Entry entry;
+  Index line = 0;
+};
+
+// The text walked line by line; every failure names the source and the current line.
+class Reader {
+ public:
+  Reader(std::string_view text, const std::string& source) : text_(text), source_(source) {}
+
+  MatrixEntries read() {
+    const Banner banner = read_banner();
+    const std::string_view size_line = next_content_line();
+    if (size_line.data() == nullptr) fail("the file ends before the size line");
+    read_size(size_line, banner);
+    read_entries(banner);
+    return {rows_, cols_, sorted_entries()};
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& what) const {
+    if (line_ == 0) throw input_error(fmt::format("{}: {}", source_, what));  // an empty text
+    throw input_error(fmt::format("{}:{}: {}", source_, line_, what));
+  }
+
+  // The next line, without its line end; a null view at the end of the text.
+  std::string_view next_line() {
+    if (pos_ >= text_.size()) return {};
+    const std::size_t eol = std::min(text_.find('\n', pos_), text_.size());
+    const std::string_view line = text_.substr(pos_, eol - pos_);
+    pos_ = eol + 1;
+    ++line_;
+    return line;
+  }
+
+  // The next line that is neither a comment nor blank; a null view at the end.
+  std::string_view next_content_line() {
+    for (std::string_view line = next_line(); line.data() != nullptr; line = next_line()) {
+      Fields fields(line);
+      const std::string_view first = fields.next();
+      if (!first.empty() && first[0] != '%') return line;
+    }
+    return {};
+  }
+
+  Banner read_banner() {
+    const std::string_view line = next_line();
+    Fields f(line.data() ? line : std::string_view());
+    if (lower(f.next()) != "%%matrixmarket")
+      fail("the first line is not a Matrix Market banner (\"%%MatrixMarket matrix coordinate real general\")");
+    const std::string object = lower(f.next()), format = lower(f.next()), field = lower(f.next()),
+                      symmetry = lower(f.next());
+    if (object != "matrix") fail(fmt::format("object {}: only 'matrix' is read", file_io::quoted(object)));
+    Banner b;
+    if (format == "array")
+      b.format = Format::array;
+    else if (format != "coordinate")
+      fail(fmt::format("format {}: expected coordinate or array", file_io::quoted(format)));
+    if (field == "integer")
+      b.field = Field::integer;
+    else if (field == "pattern")
+      b.field = Field::pattern;
+    else if (field == "complex")
+      fail("complex matrices are not supported (real, integer or pattern)");
+    else if (field != "real" && field != "double")
+      fail(fmt::format("field {}: expected real, integer or pattern", file_io::quoted(field)));
+    if (symmetry == "symmetric")
+      b.symmetry = Symmetry::symmetric;
+    else if (symmetry == "skew-symmetric")
+      b.symmetry = Symmetry::skew;
+    else if (symmetry == "hermitian")
+      fail("hermitian matrices are not supported (general, symmetric or skew-symmetric)");
+    else if (symmetry != "general")
+      fail(fmt::format("symmetry {}: expected general, symmetric or skew-symmetric", file_io::quoted(symmetry)));
+    if (b.format == Format::array && b.field == Field::pattern) fail("an array has values: pattern is coordinate only");
+    if (!f.next().empty()) fail("the banner has more than five words");
+    return b;
+  }
+
+  Index count(std::string_view field, std::string_view name, Index min, Index max) const {
+    bool out_of_range = false;
+    const std::optional<std::int64_t> n = file_io::to_integer(field, out_of_range);
+    if (!n || *n < min || *n > max)
+      fail(fmt::format("{} {}: expected a whole number from {} to {}", name, file_io::quoted(field), min, max));
+    return *n;
+  }
+
+  void read_size(std::string_view line, const Banner& b) {
+    Fields f(line);
+    rows_ = count(f.next(), "row count", 1, kMaxDimension);
+    cols_ = count(f.next(), "column count", 1, kMaxDimension);
+    if (b.symmetry != Symmetry::general && rows_ != cols_)
+      fail(fmt::format("a {} x {} matrix cannot be symmetric or skew-symmetric: it is not square", rows_, cols_));
+    const Index places = b.symmetry == Symmetry::general     ? rows_ * cols_
+                         : b.symmetry == Symmetry::symmetric ? rows_ * (rows_ + 1) / 2
+                                                             : rows_ * (rows_ - 1) / 2;
+    if (b.format == Format::array) {
+      declared_ = places;
+      array_row_ = b.symmetry == Symmetry::skew ? 1 : 0;
+    } else
+      declared_ = count(f.next(), "entry count", 0, places);
+    if (!f.next().empty())
+      fail(b.format == Format::array ? "the size line of an array is \"M N\"" : "the size line is \"M N NNZ\"");
+    // A corrupt count reserves no more than the rest of the text could hold ("1 1\n" is the shortest line).
+    const auto lines_left = static_cast<Index>((text_.size() - std::min(pos_, text_.size())) / 2 + 1);
+    entries_.reserve(static_cast<std::size_t>(std::min(declared_, lines_left)) *
+                     (b.symmetry == Symmetry::general ? 1 : 2));
+  }
+
+  double value(std::string_view field, Field kind) const {
+    if (kind == Field::integer) {
+      bool out_of_range = false;
+      const std::optional<std::int64_t> v = file_io::to_integer(field, out_of_range);
+      if (!v) fail(fmt::format("value {} is not a whole number (the field is integer)", file_io::quoted(field)));
+      return static_cast<double>(*v);
+    }
+    std::string_view digits = field;
+    if (digits.starts_with('+')) digits.remove_prefix(1);
+    double v = 0;
+    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
+    if (ec != std::errc() || end != digits.data() + digits.size() || !std::isfinite(v))
+      fail(fmt::format("value {} is not a finite number", file_io::quoted(field)));
+    return v;
+  }
+
+  // Row or column `field`, 1-based in the file, of a dimension `n`.
+  Index index(std::string_view field, std::string_view name, Index n) const { return count(field, name, 1, n) - 1; }
+
+  // The entry at (row, col) and, for the symmetric kinds, its mirror.
+  void add(Index row, Index col, double v, Symmetry s) {
+    if (s == Symmetry::skew && row == col)
+      fail(fmt::format("entry ({}, {}) lies on the diagonal of a skew-symmetric matrix", row + 1, col + 1));
+    entries_.push_back({{row, col, v}, line_});
+    if (s != Symmetry::general && row != col) entries_.push_back({{col, row, s == Symmetry::skew ? -v : v}, line_});
+  }
+
+  void read_coordinate_entry(std::string_view line, const Banner& b) {
+    Fields f(line);
+    const Index row = index(f.next(), "row", rows_), col = index(f.next(), "column", cols_);
+    const std::string_view field = f.next();
+    if (b.field == Field::pattern) {
+      if (!field.empty()) fail("a pattern entry is \"I J\", without a value");
+      return add(row, col, 1.0, b.symmetry);
+    }
+    if (field.empty()) fail("an entry is \"I J VALUE\": the value is missing");
+    if (!f.next().empty()) fail("an entry is \"I J VALUE\": there is more on the line");
+    add(row, col, value(field, b.field), b.symmetry);
+  }
+
+  // The next value of an array: column by column, and in each column of a symmetric kind the rows from the
+  // diagonal (skew-symmetric: below it) down. Zeros are not stored: an array is dense, its zeros are not entries.
+  void read_array_value(std::string_view line, const Banner& b) {
+    Fields f(line);
+    const double v = value(f.next(), b.field);
+    if (!f.next().empty()) fail("an array has one value per line");
+    if (v != 0) add(array_row_, array_col_, v, b.symmetry);
+    if (++array_row_ == rows_) {
+      ++array_col_;
+      array_row_ = b.symmetry == Symmetry::general ? 0 : array_col_ + (b.symmetry == Symmetry::skew ? 1 : 0);
+    }
+  }
+
+  void read_entries(const Banner& b) {
+    Index seen = 0;
+    for (std::string_view line = next_content_line(); line.data() != nullptr; line = next_content_line()) {
+      if (seen == declared_) fail(fmt::format("more entries than the {} the size line declares", declared_));
+      if (b.format == Format::coordinate)
+        read_coordinate_entry(line, b);
+      else
+        read_array_value(line, b);
+      ++seen;
+    }
+    if (seen < declared_) fail(fmt::format("the file ends after {} of the {} entries declared", seen, declared_));
+  }
+
+  std::vector<Entry> sorted_entries() {
+    std::sort(entries_.begin(), entries_.end(), [](const Located& a, const Located& b) {
+      return a.entry.row != b.entry.row ? a.entry.row < b.entry.row : a.entry.col < b.entry.col;
+    });
+    std::vector<Entry> sorted;
+    sorted.reserve(entries_.size());
+    for (std::size_t i = 0; i < entries_.size(); ++i) {
+      if (i > 0 && entries_[i].entry.row == entries_[i - 1].entry.row &&
+          entries_[i].entry.col == entries_[i - 1].entry.col) {
+        const auto [first, second] = std::minmax(entries_[i - 1].line, entries_[i].line);
+        line_ = second;
+        fail(fmt::format("entry ({}, {}) is given twice, on lines {} and {}", entries_[i].entry.row + 1,
+                         entries_[i].entry.col + 1, first, second));
+      }
+      sorted.push_back(entries_[i].entry);
+    }
+    return sorted;
+  }
+
+  std::string_view text_;
+  const std::string& source_;
+  std::size_t pos_ = 0;
+  Index line_ = 0;
+  Index rows_ = 0, cols_ = 0, declared_ = 0;
+  Index array_row_ = 0, array_col_ = 0;  // where an array's next value goes
+  std::vector<Located> entries_;
+};
+
+}  // namespace
+
+MatrixEntries read_matrix_market_entries(std::istream& in, const std::string& source) {
+  const std::string text = file_io::read_all(in, source);
+  return Reader(text, source).read();
+}
+
+CsrMatrix read_matrix_market(std::istream& in, const std::string& source) {
+  const MatrixEntries m = read_matrix_market_entries(in, source);
+  return CsrMatrix(m.rows, m.cols, m.entries);
+}
+
+CsrMatrix read_matrix_market_file(const std::string& path) {
+  std::ifstream in = file_io::open_input(path);
+  return read_matrix_market(in, path);
+}
+
+}  // namespace ulibc::sparse
