@@ -25,7 +25,7 @@
 #include <string>
 #include <string_view>
 
-#include "fuzz_failure.hpp"
+#include "fuzz_read.hpp"
 #include "graph/dimacs_io.hpp"
 #include "ulibc/error.hpp"
 
@@ -35,26 +35,10 @@ using namespace ulibc::graph;
 
 [[noreturn]] void fail(const char* what, std::string_view input) { fuzz::fail("dimacs_io_fuzz", what, input); }
 
-// What read(istream, source) returns, or nullopt when it threw ulibc::Error
-// of kind input with a proper message. Anything else thrown is a bug.
+// What read(istream, source) returns, or nullopt when it threw as promised (fuzz_read.hpp).
 template <class Read>
-auto read(const char* source, std::string_view input, Read&& reader)
-    -> std::optional<decltype(reader(std::declval<std::istream&>(), std::string()))> {
-  std::istringstream in{std::string(input)};
-  try {
-    return reader(in, source);
-  } catch (const ulibc::Error& e) {
-    const std::string_view what = e.what();
-    if (e.kind() != ulibc::ErrorKind::input) fail("reader threw an Error of kind system", input);
-    if (what.find(source) != 0) fail("the message does not start with the source", input);
-    if (what.find('\n') != std::string_view::npos) fail("the message is not one line", input);
-    return std::nullopt;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "dimacs_io_fuzz: %s: %s\n", source, e.what());
-    fail("reader threw something other than ulibc::Error", input);
-  } catch (...) {
-    fail("reader threw a non-std exception", input);
-  }
+auto read(const char* source, std::string_view input, Read&& reader) {
+  return fuzz::read_input("dimacs_io_fuzz", source, input, std::forward<Read>(reader));
 }
 
 bool in_range(Vertex v, std::int64_t n) { return v >= 0 && v < n; }

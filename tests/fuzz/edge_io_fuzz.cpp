@@ -18,7 +18,7 @@
 #include <string>
 #include <string_view>
 
-#include "fuzz_failure.hpp"
+#include "fuzz_read.hpp"
 #include "graph/edge_io.hpp"
 #include "ulibc/error.hpp"
 
@@ -32,23 +32,11 @@ enum class Format { text, binary };
 
 const char* source_of(Format f) { return f == Format::text ? "fuzz.txt" : "fuzz.bin"; }
 
-// The list, or nullopt when the reader threw ulibc::Error. Anything else thrown is a bug.
+// The list, or nullopt when the reader threw as promised (fuzz_read.hpp).
 std::optional<EdgeList> read(Format format, std::string_view input) {
-  std::istringstream in{std::string(input)};
-  try {
-    return format == Format::text ? read_text_edges(in, source_of(format)) : read_binary_edges(in, source_of(format));
-  } catch (const ulibc::Error& e) {
-    const std::string_view what = e.what();
-    if (e.kind() != ulibc::ErrorKind::input) fail("reader threw an Error of kind system", input);
-    if (what.find(source_of(format)) != 0) fail("the message does not start with the source", input);
-    if (what.find('\n') != std::string_view::npos) fail("the message is not one line", input);
-    return std::nullopt;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "edge_io_fuzz: %s\n", e.what());
-    fail("reader threw something other than ulibc::Error", input);
-  } catch (...) {
-    fail("reader threw a non-std exception", input);
-  }
+  return fuzz::read_input("edge_io_fuzz", source_of(format), input, [&](std::istream& in, const std::string& source) {
+    return format == Format::text ? read_text_edges(in, source) : read_binary_edges(in, source);
+  });
 }
 
 void check_valid(const EdgeList& list, std::string_view input) {

@@ -18,7 +18,7 @@
 #include <string>
 #include <string_view>
 
-#include "fuzz_failure.hpp"
+#include "fuzz_read.hpp"
 #include "sparse/matrix_market.hpp"
 #include "ulibc/error.hpp"
 
@@ -30,23 +30,9 @@ using namespace ulibc::sparse;
 
 constexpr const char* kSource = "fuzz.mtx";
 
-// The entries, or nullopt when the reader threw ulibc::Error. Anything else thrown is a bug.
+// The entries, or nullopt when the reader threw as promised (fuzz_read.hpp).
 std::optional<MatrixEntries> read(std::string_view input) {
-  std::istringstream in{std::string(input)};
-  try {
-    return read_matrix_market_entries(in, kSource);
-  } catch (const ulibc::Error& e) {
-    const std::string_view what = e.what();
-    if (e.kind() != ulibc::ErrorKind::input) fail("reader threw an Error of kind system", input);
-    if (what.find(kSource) != 0) fail("the message does not start with the source", input);
-    if (what.find('\n') != std::string_view::npos) fail("the message is not one line", input);
-    return std::nullopt;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "matrix_market_fuzz: %s\n", e.what());
-    fail("reader threw something other than ulibc::Error", input);
-  } catch (...) {
-    fail("reader threw a non-std exception", input);
-  }
+  return fuzz::read_input("matrix_market_fuzz", kSource, input, read_matrix_market_entries);
 }
 
 void check_entries(const MatrixEntries& m, std::string_view input) {

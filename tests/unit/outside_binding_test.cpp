@@ -4,6 +4,11 @@
 #include <gtest/gtest.h>
 #include <sched.h>
 
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "fake_sysfs.hpp"
 #include "scoped_env.hpp"
 #include "ulibc.hpp"
@@ -70,40 +75,39 @@ TEST(OutsideBinding, LiveProcessMaskIsTheMaskBeforeBinding) {
   EXPECT_EQ(found.process_mask, ulibc::current_affinity()) << "our own binding counted as outside binding";
 }
 
-// An OpenMP runtime told to bind pins the initial thread before main: the
-// live topology must not mistake that for the process's restriction.
-TEST(OutsideBinding, OpenMPBindingVariablesDoNotNarrowTheLiveTopology) {
-  CleanEnv clean;
+// The live topology loaded while something other than ULIBC has pinned the process to one processor (as an
+// OpenMP runtime or an MPI launcher does) and `variables` are set: it must be the machine as before, and its
+// last note must contain `note`.
+void expect_pinning_ignored(const std::vector<std::pair<const char*, const char*>>& variables,
+                            const std::string& note) {
   const Topology before = Topology::load("/", ulibc::Detail::placement);
   cpu_set_t mask, one;
   ASSERT_EQ(sched_getaffinity(0, sizeof mask, &mask), 0);
   CPU_ZERO(&one);
   CPU_SET(before.usable().last(), &one);
-  ASSERT_EQ(sched_setaffinity(0, sizeof one, &one), 0);  // as the runtime does: not through ULIBC
-  ScopedEnv bind("OMP_PROC_BIND", "true");
+  ASSERT_EQ(sched_setaffinity(0, sizeof one, &one), 0);  // not through ULIBC
+  std::vector<std::unique_ptr<ScopedEnv>> set;
+  for (const auto& [name, value] : variables) set.push_back(std::make_unique<ScopedEnv>(name, value));
   const Topology after = Topology::load("/", ulibc::Detail::placement);
   ASSERT_EQ(sched_setaffinity(0, sizeof mask, &mask), 0);
   EXPECT_EQ(after.usable(), before.usable());
   ASSERT_FALSE(after.notes().empty());
-  EXPECT_NE(after.notes().back().find("OMP_PROC_BIND=true is set"), std::string::npos) << after.notes().back();
+  EXPECT_NE(after.notes().back().find(note), std::string::npos) << after.notes().back();
+}
+
+// An OpenMP runtime told to bind pins the initial thread before main: the
+// live topology must not mistake that for the process's restriction.
+TEST(OutsideBinding, OpenMPBindingVariablesDoNotNarrowTheLiveTopology) {
+  CleanEnv clean;
+  expect_pinning_ignored({{"OMP_PROC_BIND", "true"}}, "OMP_PROC_BIND=true is set");
 }
 
 // An MPI launcher may bind each rank to a core: the live topology is the machine the ranks share, so that each
 // takes its share of the same processors (ulibc/rank_share.hpp).
 TEST(OutsideBinding, AnMpiLaunchersBindingDoesNotNarrowTheLiveTopology) {
   CleanEnv clean;
-  const Topology before = Topology::load("/", ulibc::Detail::placement);
-  cpu_set_t mask, one;
-  ASSERT_EQ(sched_getaffinity(0, sizeof mask, &mask), 0);
-  CPU_ZERO(&one);
-  CPU_SET(before.usable().last(), &one);
-  ASSERT_EQ(sched_setaffinity(0, sizeof one, &one), 0);  // as mpirun's --bind-to core does
-  ScopedEnv rank("OMPI_COMM_WORLD_LOCAL_RANK", "0"), size("OMPI_COMM_WORLD_LOCAL_SIZE", "2");
-  const Topology after = Topology::load("/", ulibc::Detail::placement);
-  ASSERT_EQ(sched_setaffinity(0, sizeof mask, &mask), 0);
-  EXPECT_EQ(after.usable(), before.usable());
-  ASSERT_FALSE(after.notes().empty());
-  EXPECT_NE(after.notes().back().find("MPI launcher's local rank is set"), std::string::npos) << after.notes().back();
+  expect_pinning_ignored({{"OMPI_COMM_WORLD_LOCAL_RANK", "0"}, {"OMPI_COMM_WORLD_LOCAL_SIZE", "2"}},
+                         "MPI launcher's local rank is set");
 }
 
 TEST(OutsideBinding, RuleComesFromTheEnvironment) {
