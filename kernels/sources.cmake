@@ -16,8 +16,10 @@ set(ULIBC_GRAPH_FILE_SOURCES ${_d}/graph/edge_io.cpp ${_d}/graph/dimacs_io.cpp $
 set(ULIBC_GRAPH_SOURCES ${ULIBC_GRAPH_FILE_SOURCES} ${_d}/graph/csr_graph.cpp ${_d}/graph/builder.cpp
                         ${_d}/graph/generator.cpp ${_d}/graph/road_generator.cpp)
 
-# The sparse-matrix layer the sparse solvers share: compressed sparse rows and the Matrix Market reader.
-set(ULIBC_SPARSE_SOURCES ${_d}/sparse/csr_matrix.cpp ${_d}/sparse/matrix_market.cpp)
+# The sparse-matrix layer the sparse solvers share: compressed sparse rows, the Matrix Market reader, the model
+# problems.
+set(ULIBC_SPARSE_SOURCES ${_d}/sparse/csr_matrix.cpp ${_d}/sparse/matrix_market.cpp
+                         ${_d}/sparse/convection_diffusion.cpp)
 
 # Each kernel: its algorithm and its verifier. The harness adapter, <k>/<k>_bench.cpp, is added by ulibc_kernel()
 # in kernels/CMakeLists.txt: the programs outside the harness (the NUMA lab) leave it out.
