@@ -3,11 +3,11 @@
 
 #include <fmt/format.h>
 
-#include <boost/multiprecision/cpp_int.hpp>
 #include <boost/random/mersenne_twister.hpp>
 #include <boost/random/uniform_int_distribution.hpp>
 #include <map>
 
+#include "simpath/big_integer.hpp"
 #include "ulibc/error.hpp"
 
 namespace ulibc::simpath {

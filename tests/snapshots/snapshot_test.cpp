@@ -318,11 +318,17 @@ TEST_P(SnapshotTest, RankSharesSplitTheMachine) {
         const CpuSet& share = shares.cpus[static_cast<std::size_t>(r)];
         ASSERT_FALSE(share.empty());
         EXPECT_TRUE(usable.contains(share));
-        if (!shares.shared()) EXPECT_FALSE(share.intersects(all)) << "rank " << r << ": " << share.to_list();
+        if (!shares.shared()) {
+          EXPECT_FALSE(share.intersects(all)) << "rank " << r << ": " << share.to_list();
+        }
         all = all | share;
         for (int id : share) {
-          if (shares.rule <= 3) EXPECT_EQ(core_owner.try_emplace(t.processor(id)->core, r).first->second, r);
-          if (shares.rule == 1) EXPECT_EQ(node_owner.try_emplace(t.processor(id)->node, r).first->second, r);
+          if (shares.rule <= 3) {
+            EXPECT_EQ(core_owner.try_emplace(t.processor(id)->core, r).first->second, r);
+          }
+          if (shares.rule == 1) {
+            EXPECT_EQ(node_owner.try_emplace(t.processor(id)->node, r).first->second, r);
+          }
         }
       }
       EXPECT_EQ(all, usable);
