@@ -43,4 +43,13 @@ std::optional<LocalRank> launcher_local_rank();
 // The machine as local rank `me` sees it under `policy`: only its share allowed.
 Topology rank_view(const Topology& topo, const Policy& policy, LocalRank me);
 
+// The machine this process places its threads on: rank_view of its launcher's local rank when a launcher
+// started it and the policy binds (under none nothing is placed, so nothing is shared out); otherwise `topo`.
+// What `ulibc run` and the C API's set-up both use.
+struct ProcessView {
+  Topology topo;
+  std::optional<LocalRank> rank;  // set when topo is a rank's share
+};
+ProcessView launcher_view(const Topology& topo, const Policy& policy);
+
 }  // namespace ulibc

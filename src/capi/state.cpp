@@ -9,7 +9,6 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
-#include <optional>
 #include <vector>
 
 #include "ulibc/error.hpp"
@@ -43,11 +42,9 @@ const State* publish(Topology topo, const Policy& policy, int threads) {
 // Caller holds g_mutex.
 const State* build(const char* fsroot, const char* policy, int nthreads) {
   check_threads(nthreads);
-  Topology topo = Topology::load(fsroot ? fsroot : "", Detail::placement);
   const Policy p = policy ? Policy::parse(policy) : policy_from_env();
   // One of several processes an MPI launcher started on this machine: its threads go inside its share.
-  if (const std::optional<LocalRank> me = launcher_local_rank(); me && p.kind() != PolicyKind::none)
-    topo = rank_view(topo, p, *me);
+  Topology topo = launcher_view(Topology::load(fsroot ? fsroot : "", Detail::placement), p).topo;
   const int n = nthreads > 0 ? nthreads : threads_from_env(topo);
   return publish(std::move(topo), p, n);
 }

@@ -38,7 +38,13 @@ std::vector<Core> usable_cores(const Topology& topo) {
   return out;
 }
 
-int node_count(const std::vector<Core>& cores) { return cores.empty() ? 0 : cores.back().node_rank + 1; }
+// The cores grouped by node, in node order.
+using NodeCores = std::vector<std::vector<Core>>;
+NodeCores by_node(const std::vector<Core>& cores) {
+  NodeCores nodes(cores.empty() ? 0 : static_cast<std::size_t>(cores.back().node_rank) + 1);
+  for (const Core& c : cores) nodes[static_cast<std::size_t>(c.node_rank)].push_back(c);
+  return nodes;
+}
 
 // The union of items [share.begin, share.end) of a list of sets.
 template <typename Item, typename CpusOf>
@@ -51,27 +57,25 @@ CpuSet union_of(const std::vector<Item>& items, Range share, CpusOf cpus_of) {
 CpuSet cpus_of_core(const Core& c) { return c.cpus; }
 
 // Rule 1: each rank nodes/K whole nodes.
-std::vector<CpuSet> whole_nodes(const std::vector<Core>& cores, int ranks) {
-  const int per_rank = node_count(cores) / ranks;
+std::vector<CpuSet> whole_nodes(const NodeCores& nodes, int ranks) {
+  const std::size_t per_rank = nodes.size() / static_cast<std::size_t>(ranks);
   std::vector<CpuSet> out(static_cast<std::size_t>(ranks));
-  for (const Core& c : cores) {
-    CpuSet& share = out[static_cast<std::size_t>(c.node_rank / per_rank)];
-    share = share | c.cpus;
-  }
+  for (std::size_t n = 0; n < nodes.size(); ++n)
+    for (const Core& c : nodes[n]) out[n / per_rank] = out[n / per_rank] | c.cpus;
   return out;
 }
 
-// Rule 2: each node's cores split evenly among its K/nodes ranks.
-std::vector<CpuSet> split_nodes(const std::vector<Core>& cores, int ranks) {
-  const auto per_node = static_cast<std::size_t>(ranks / node_count(cores));
+// Rule 2, when every node has a core for each of its K/nodes ranks: each node's cores split evenly among them.
+bool nodes_hold(const NodeCores& nodes, int ranks) {
+  const std::size_t per_node = static_cast<std::size_t>(ranks) / nodes.size();
+  return std::all_of(nodes.begin(), nodes.end(), [&](const auto& mine) { return mine.size() >= per_node; });
+}
+std::vector<CpuSet> split_nodes(const NodeCores& nodes, int ranks) {
+  const std::size_t per_node = static_cast<std::size_t>(ranks) / nodes.size();
   std::vector<CpuSet> out;
-  for (int node = 0; node < node_count(cores); ++node) {
-    std::vector<Core> mine;
-    for (const Core& c : cores)
-      if (c.node_rank == node) mine.push_back(c);
+  for (const std::vector<Core>& mine : nodes)
     for (std::size_t i = 0; i < per_node; ++i)
       out.push_back(union_of(mine, even_share(Range{0, mine.size()}, i, per_node), cpus_of_core));
-  }
   return out;
 }
 
@@ -104,15 +108,6 @@ std::vector<CpuSet> split_processors(const std::vector<Ranked>& order, int ranks
   return out;
 }
 
-// Whether every node has a core for each of its ranks/nodes ranks (rule 2).
-bool nodes_hold(const std::vector<Core>& cores, int ranks) {
-  std::vector<int> per_node(static_cast<std::size_t>(node_count(cores)), 0);
-  for (const Core& c : cores) ++per_node[static_cast<std::size_t>(c.node_rank)];
-  for (int n : per_node)
-    if (n < ranks / node_count(cores)) return false;
-  return true;
-}
-
 }  // namespace
 
 RankShares rank_shares(const Topology& topo, const Policy& policy, int ranks) {
@@ -120,10 +115,11 @@ RankShares rank_shares(const Topology& topo, const Policy& policy, int ranks) {
     throw input_error("rank count " + std::to_string(ranks) + " is outside 1.." + std::to_string(Mapping::kMaxThreads));
   const std::vector<Core> cores = usable_cores(topo);
   if (cores.empty()) throw input_error("no usable processor: online ∩ allowed is empty in " + topo.fsroot());
-  const int nodes = node_count(cores);
+  const NodeCores nodes = by_node(cores);
+  const auto node_count = static_cast<int>(nodes.size());
   if (policy.kind() != PolicyKind::list) {  // a list is its own order: no nodes or cores to respect
-    if (nodes % ranks == 0) return {whole_nodes(cores, ranks), 1};
-    if (ranks % nodes == 0 && nodes_hold(cores, ranks)) return {split_nodes(cores, ranks), 2};
+    if (node_count % ranks == 0) return {whole_nodes(nodes, ranks), 1};
+    if (ranks % node_count == 0 && nodes_hold(nodes, ranks)) return {split_nodes(nodes, ranks), 2};
     if (ranks <= static_cast<int>(cores.size())) return {split_cores(cores, policy, ranks), 3};
   }
   const std::vector<Ranked> order = processor_order(topo, policy);
@@ -138,6 +134,12 @@ std::optional<LocalRank> launcher_local_rank() {
 
 Topology rank_view(const Topology& topo, const Policy& policy, LocalRank me) {
   return topo.restricted_to(rank_shares(topo, policy, me.ranks).cpus.at(static_cast<std::size_t>(me.rank)));
+}
+
+ProcessView launcher_view(const Topology& topo, const Policy& policy) {
+  const std::optional<LocalRank> me = launcher_local_rank();
+  if (!me || policy.kind() == PolicyKind::none) return {topo, std::nullopt};
+  return {rank_view(topo, policy, *me), me};
 }
 
 }  // namespace ulibc

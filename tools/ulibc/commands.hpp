@@ -94,8 +94,9 @@ void add_placement_options(CLI::App& sub, PlacementOptions& opts);
 // environment is read only when needed, so that a bad value there cannot
 // break a command line that overrides it.
 Mapping resolve_mapping(const PlacementOptions& opts, const Topology& topo);
-// The policy alone, by the same precedence.
+// The policy and the thread count alone, by the same precedence (the count's default: `topo`'s usable processors).
 Policy resolve_policy(const PlacementOptions& opts);
+int resolve_threads(const PlacementOptions& opts, const Topology& topo);
 // A warning on stderr when threads share processors.
 void warn_if_oversubscribed(const Mapping& map);
 

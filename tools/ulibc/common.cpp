@@ -70,9 +70,12 @@ Policy resolve_policy(const PlacementOptions& opts) {
   return opts.policy_opt->count() ? Policy::parse(opts.policy) : policy_from_env();
 }
 
+int resolve_threads(const PlacementOptions& opts, const Topology& topo) {
+  return opts.threads_opt->count() ? opts.threads : threads_from_env(topo);
+}
+
 Mapping resolve_mapping(const PlacementOptions& opts, const Topology& topo) {
-  const int threads = opts.threads_opt->count() ? opts.threads : threads_from_env(topo);
-  return Mapping::build(topo, resolve_policy(opts), threads);
+  return Mapping::build(topo, resolve_policy(opts), resolve_threads(opts, topo));
 }
 
 void warn_if_oversubscribed(const Mapping& map) {

@@ -94,7 +94,8 @@ void print_ranks(const MapOptions& o, const Topology& topo) {
   nlohmann::ordered_json ranks = nlohmann::ordered_json::array();
   for (int r = 0; r < o.ranks; ++r) {
     const CpuSet& cpus = shares.cpus[static_cast<std::size_t>(r)];
-    const Mapping map = resolve_mapping(o.placement, topo.restricted_to(cpus));
+    const Topology share = topo.restricted_to(cpus);
+    const Mapping map = Mapping::build(share, policy, resolve_threads(o.placement, share));
     warn_if_oversubscribed(map);
     if (o.common.json) {
       ranks.push_back({{"rank", r}, {"processors", cpus.to_list()}, {"mapping", to_json(map)}});

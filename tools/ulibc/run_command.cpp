@@ -61,21 +61,15 @@ std::string as_shell_command(const OpenMPEnvironment& env, const std::vector<std
   return line;
 }
 
-// This process's share of the machine when a launcher started it as one of several.
-struct Share {
-  LocalRank rank;
-  CpuSet processors;
-};
-
-void print_plan(const RunOptions& o, const Mapping& map, const OpenMPEnvironment& env,
-                const std::optional<Share>& share) {
+// `view`: the machine the program's threads go on, a local rank's share when a launcher started this process.
+void print_plan(const RunOptions& o, const Mapping& map, const OpenMPEnvironment& env, const ProcessView& view) {
   if (o.common.json) {
     nlohmann::ordered_json j;
     j["policy"] = map.policy().name();
     j["threads"] = map.size();
-    if (share)
+    if (view.rank)
       j["local_rank"] = {
-          {"rank", share->rank.rank}, {"ranks", share->rank.ranks}, {"processors", share->processors.to_list()}};
+          {"rank", view.rank->rank}, {"ranks", view.rank->ranks}, {"processors", view.topo.usable().to_list()}};
     j["set"] = nlohmann::ordered_json::object();
     for (const auto& [name, value] : env.set) j["set"][name] = value;
     j["unset"] = env.unset;
@@ -83,9 +77,9 @@ void print_plan(const RunOptions& o, const Mapping& map, const OpenMPEnvironment
     print_json(j);
     return;
   }
-  if (share)
-    fmt::print("# local rank {} of {}: processors {}\n", share->rank.rank, share->rank.ranks,
-               share->processors.to_list());
+  if (view.rank)
+    fmt::print("# local rank {} of {}: processors {}\n", view.rank->rank, view.rank->ranks,
+               view.topo.usable().to_list());
   for (const auto& [name, value] : env.set) fmt::print("{}={}\n", name, value);
   for (const auto& name : env.unset) fmt::print("unset {}\n", name);
   fmt::print("{}\n", as_shell_command(env, o.command));
@@ -105,18 +99,13 @@ void run_run(RunOptions& o, CLI::App& sub) {
   if (o.command.empty()) o.command = sub.remaining();  // no "--": the program is the first positional
   if (o.command.empty() && !o.dry_run)
     throw input_error("no program to run (ulibc run [options] -- PROGRAM [ARGS...])");
-  Topology topo = load_topology(o.common.fsroot, o.dry_run, "run", Detail::placement);
-  // One of several processes on this machine: its threads go inside its share (unbound ones need none).
-  std::optional<Share> share;
   const Policy policy = resolve_policy(o.placement);
-  if (const std::optional<LocalRank> me = launcher_local_rank(); me && policy.kind() != PolicyKind::none) {
-    topo = rank_view(topo, policy, *me);
-    share = Share{*me, topo.usable()};
-  }
-  const Mapping map = resolve_mapping(o.placement, topo);
+  // One of several processes on this machine: its threads go inside its share.
+  const ProcessView view = launcher_view(load_topology(o.common.fsroot, o.dry_run, "run", Detail::placement), policy);
+  const Mapping map = Mapping::build(view.topo, policy, resolve_threads(o.placement, view.topo));
   warn_if_oversubscribed(map);
   const OpenMPEnvironment env = openmp_environment(map);
-  if (o.dry_run) return print_plan(o, map, env, share);
+  if (o.dry_run) return print_plan(o, map, env, view);
   report_replaced(env);
   exec(env, o.command);
 }
