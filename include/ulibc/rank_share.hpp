@@ -25,6 +25,7 @@ struct RankShares {
   std::vector<CpuSet> cpus;  // by local rank
   int rule = 0;              // 1..5, as numbered above
   bool shared() const { return rule == 5; }
+  const char* rule_name() const;  // "whole nodes", "nodes split by cores", … "processors shared"
 };
 
 // Error(input) for ranks outside 1..Mapping::kMaxThreads or a machine without a usable processor.

@@ -132,6 +132,12 @@ std::optional<LocalRank> launcher_local_rank() {
   return LocalRank{.rank = found->first, .ranks = found->second};
 }
 
+const char* RankShares::rule_name() const {
+  static const char* const names[] = {
+      "", "whole nodes", "nodes split by cores", "runs of whole cores", "runs of processors", "processors shared"};
+  return names[rule];
+}
+
 Topology rank_view(const Topology& topo, const Policy& policy, LocalRank me) {
   return topo.restricted_to(rank_shares(topo, policy, me.ranks).cpus.at(static_cast<std::size_t>(me.rank)));
 }

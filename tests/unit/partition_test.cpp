@@ -211,3 +211,32 @@ TEST(Range, StaticScheduleShareGivesTheFirstThreadsTheLongerShares) {
 }
 
 }  // namespace
+
+namespace {
+
+// Rows weighed by their entries: the shares cover the rows in order, and no share carries more than an even split
+// plus one row's weight.
+TEST(WeightedShare, SplitsByWeightNotCount) {
+  const std::vector<long> prefix = {0, 100, 101, 102, 103, 104, 200, 201, 202};  // rows of 100, 1, 1, 1, 1, 96, 1, 1
+  for (std::size_t count = 1; count <= 10; ++count) {
+    std::size_t next = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+      const ulibc::Range s = ulibc::weighted_share(std::span<const long>(prefix), i, count);
+      EXPECT_EQ(s.begin, next) << "share " << i << " of " << count;
+      next = s.end;
+      EXPECT_LE(prefix[s.end] - prefix[s.begin], 202 / static_cast<long>(count) + 100) << "share " << i;
+    }
+    EXPECT_EQ(next, prefix.size() - 1);
+  }
+  // Two shares: the heavy first row and the next reach half (101 of 202); the six rows after carry the rest.
+  EXPECT_EQ(ulibc::weighted_share(std::span<const long>(prefix), 0, 2), (ulibc::Range{0, 2}));
+  EXPECT_EQ(ulibc::weighted_share(std::span<const long>(prefix), 1, 2), (ulibc::Range{2, 8}));
+  // Rows of equal weight: counts that differ by at most one.
+  const std::vector<long> even = {0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30};
+  for (std::size_t i = 0; i < 4; ++i) {
+    const auto size = ulibc::weighted_share(std::span<const long>(even), i, 4).size();
+    EXPECT_TRUE(size == 2 || size == 3) << i;
+  }
+}
+
+}  // namespace

@@ -80,13 +80,6 @@ void print_map(const Mapping& map, const Topology& topo, bool json) {
   }
 }
 
-// The rule's cases as rank_share.hpp numbers them.
-const char* rule_name(int rule) {
-  static const char* const names[] = {
-      "", "whole nodes", "nodes split by cores", "runs of whole cores", "runs of processors", "processors shared"};
-  return names[rule];
-}
-
 // --ranks K: each local rank's share of the machine, and its threads' mapping inside it.
 void print_ranks(const MapOptions& o, const Topology& topo) {
   const Policy policy = resolve_policy(o.placement);
@@ -101,8 +94,7 @@ void print_ranks(const MapOptions& o, const Topology& topo) {
       ranks.push_back({{"rank", r}, {"processors", cpus.to_list()}, {"mapping", to_json(map)}});
       continue;
     }
-    fmt::print("{}Rank {} of {}: processors {} ({})\n", r ? "\n" : "", r, o.ranks, cpus.to_list(),
-               rule_name(shares.rule));
+    fmt::print("{}Rank {} of {}: processors {} ({})\n", r ? "\n" : "", r, o.ranks, cpus.to_list(), shares.rule_name());
     print_processor_rows(map);
     print_placements(map);
   }
@@ -110,7 +102,7 @@ void print_ranks(const MapOptions& o, const Topology& topo) {
     print_json({{"fsroot", topo.fsroot()},
                 {"policy", policy.name()},
                 {"ranks", o.ranks},
-                {"rule", rule_name(shares.rule)},
+                {"rule", shares.rule_name()},
                 {"shares", ranks}});
 }
 

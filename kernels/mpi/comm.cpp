@@ -1,0 +1,71 @@
+// mpi/comm.cpp — the session and the error convention of mpi/comm.hpp.
+#include "mpi/comm.hpp"
+
+#include <string>
+
+#include "ulibc/error.hpp"
+
+namespace ulibc::mpi {
+
+void check(int rc, const char* call) {
+  if (rc == MPI_SUCCESS) return;
+  char text[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  if (MPI_Error_string(rc, text, &length) != MPI_SUCCESS) length = 0;
+  throw system_error(
+      std::string(call) + ": " +
+      (length > 0 ? std::string(text, static_cast<std::size_t>(length)) : "error " + std::to_string(rc)));
+}
+
+Session::Session() {
+  int started = 0;
+  check(MPI_Initialized(&started), "MPI_Initialized");
+  if (!started) {
+    int provided = 0;
+    check(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
+    owner_ = true;
+    if (provided < MPI_THREAD_FUNNELED)
+      throw system_error("MPI_Init_thread: this MPI gives no MPI_THREAD_FUNNELED, which the OpenMP teams need");
+  }
+  check(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
+}
+
+Session::~Session() {
+  if (owner_) MPI_Finalize();
+}
+
+Place place_in(MPI_Comm comm) {
+  Place p;
+  check(MPI_Comm_rank(comm, &p.rank), "MPI_Comm_rank");
+  check(MPI_Comm_size(comm, &p.size), "MPI_Comm_size");
+  return p;
+}
+
+void sum_in_place(std::span<double> values, MPI_Comm comm) {
+  check(MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_DOUBLE, MPI_SUM, comm),
+        "MPI_Allreduce");
+}
+
+double sum(double value, MPI_Comm comm) {
+  sum_in_place(std::span<double>(&value, 1), comm);
+  return value;
+}
+
+double max(double value, MPI_Comm comm) {
+  check(MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_DOUBLE, MPI_MAX, comm), "MPI_Allreduce");
+  return value;
+}
+
+int worst_failure(int mine, MPI_Comm comm) {
+  check(MPI_Allreduce(MPI_IN_PLACE, &mine, 1, MPI_INT, MPI_MAX, comm), "MPI_Allreduce");
+  return mine;
+}
+
+std::string processor_name() {
+  char name[MPI_MAX_PROCESSOR_NAME];
+  int length = 0;
+  check(MPI_Get_processor_name(name, &length), "MPI_Get_processor_name");
+  return std::string(name, static_cast<std::size_t>(length));
+}
+
+}  // namespace ulibc::mpi

@@ -1,0 +1,83 @@
+// mpi/comm.hpp — ULIBC's one door to MPI: the session, the error convention, the reductions the solvers share.
+//
+// Every MPI call goes through check(), which turns a failure into ulibc::Error(system) naming the call and MPI's
+// own message: the session sets MPI_ERRORS_RETURN on MPI_COMM_WORLD so that failures come back as codes instead of
+// aborting the job. Threads: the session asks for MPI_THREAD_FUNNELED — only the thread that started MPI calls it;
+// OpenMP teams work between the calls.
+#pragma once
+#include <mpi.h>
+
+#include <exception>
+#include <span>
+#include <string>
+
+#include "ulibc/error.hpp"
+
+namespace ulibc::mpi {
+
+// Error(system) "MPI_Allreduce: <MPI's message>" unless rc is MPI_SUCCESS.
+void check(int rc, const char* call);
+
+// MPI for the lifetime of the object: initialised here unless someone already did, finalised at the end only if it
+// was initialised here. Works without a launcher too (a singleton: one rank).
+class Session {
+ public:
+  Session();
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+ private:
+  bool owner_ = false;
+};
+
+// Where this process stands in a communicator.
+struct Place {
+  int rank = 0;
+  int size = 1;
+};
+Place place_in(MPI_Comm comm);
+
+// Sums, elementwise across the ranks, in place.
+void sum_in_place(std::span<double> values, MPI_Comm comm);
+double sum(double value, MPI_Comm comm);
+// The largest value across the ranks: what a decision taken by every rank alike is based on.
+double max(double value, MPI_Comm comm);
+
+// An error another rank of the job found and reported: this rank leaves with the same kind of failure, saying
+// nothing more (the message is empty), so that a job prints a bad input once, not once per rank.
+class FailedElsewhere : public Error {
+ public:
+  explicit FailedElsewhere(ErrorKind kind) : Error(kind, "") {}
+};
+
+// Collective: runs `work` (local work only, no MPI calls that need the other ranks) on every rank, then agrees: if
+// it threw anywhere, it throws everywhere — its own error where it failed, FailedElsewhere on the other ranks — so
+// that no rank waits in a later collective for one that has left.
+template <class Work>
+void together(MPI_Comm comm, Work&& work);
+// The worst outcome across the ranks: 0 none, 1 an Error(system) or other exception, 2 an Error(input).
+int worst_failure(int mine, MPI_Comm comm);
+
+// This machine's name as MPI gives it.
+std::string processor_name();
+
+template <class Work>
+void together(MPI_Comm comm, Work&& work) {
+  std::exception_ptr error;
+  int mine = 0;
+  try {
+    work();
+  } catch (const Error& e) {
+    error = std::current_exception();
+    mine = e.kind() == ErrorKind::input ? 2 : 1;
+  } catch (...) {
+    error = std::current_exception();
+    mine = 1;
+  }
+  const int worst = worst_failure(mine, comm);
+  if (error) std::rethrow_exception(error);
+  if (worst) throw FailedElsewhere(worst == 2 ? ErrorKind::input : ErrorKind::system);
+}
+
+}  // namespace ulibc::mpi
