@@ -21,6 +21,10 @@ set(ULIBC_GRAPH_SOURCES ${ULIBC_GRAPH_FILE_SOURCES} ${_d}/graph/csr_graph.cpp ${
 set(ULIBC_SPARSE_SOURCES ${_d}/sparse/csr_matrix.cpp ${_d}/sparse/matrix_market.cpp
                          ${_d}/sparse/convection_diffusion.cpp)
 
+# The MPI layer of the distributed kernels (library ulibc_mpi, ulibc::mpi): the session and error convention, where
+# each rank runs, the stored profile of MPI's costs.
+set(ULIBC_MPI_SOURCES ${_d}/mpi/comm.cpp ${_d}/mpi/rank_placement.cpp ${_d}/mpi/comm_profile.cpp)
+
 # Each kernel: its algorithm and its verifier. The harness adapter, <k>/<k>_bench.cpp, is added by ulibc_kernel()
 # in kernels/CMakeLists.txt: the programs outside the harness (the NUMA lab) leave it out.
 set(ULIBC_STREAM_SOURCES ${_d}/stream/stream.cpp ${_d}/stream/verify.cpp)
@@ -35,4 +39,8 @@ set(ULIBC_SIMPATH_SOURCES
 set(ULIBC_SSSP_SOURCES
     ${_d}/sssp/dijkstra.cpp ${_d}/sssp/delta_stepping.cpp ${_d}/sssp/verify.cpp ${_d}/sssp/placed_graph.cpp
     ${_d}/sssp/many_query.cpp ${_d}/sssp/road_problem.cpp ${_d}/sssp/sssp.cpp ${_d}/sssp/check_lines.cpp)
+set(ULIBC_GMRES_SOURCES
+    ${_d}/gmres/team.cpp ${_d}/gmres/distributed_matrix.cpp ${_d}/gmres/exchange.cpp ${_d}/gmres/spmv.cpp
+    ${_d}/gmres/orthogonalize.cpp ${_d}/gmres/preconditioner.cpp ${_d}/gmres/arnoldi.cpp ${_d}/gmres/tuner.cpp
+    ${_d}/gmres/gmres.cpp ${_d}/gmres/verify.cpp)
 unset(_d)

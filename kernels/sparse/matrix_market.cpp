@@ -259,4 +259,24 @@ CsrMatrix read_matrix_market_file(const std::string& path) {
   return read_matrix_market(in, path);
 }
 
+std::vector<double> read_matrix_market_vector(std::istream& in, const std::string& source, Index rows) {
+  const MatrixEntries m = read_matrix_market_entries(in, source);
+  if (m.cols != 1 || m.rows != rows)
+    throw input_error(fmt::format("{}: a {} x {} matrix where a vector of {} values (a {} x 1 matrix) was expected",
+                                  source, m.rows, m.cols, rows, rows));
+  std::vector<double> x(static_cast<std::size_t>(rows), 0.0);
+  for (const Entry& e : m.entries) x[static_cast<std::size_t>(e.row)] = e.value;
+  return x;
+}
+
+std::vector<double> read_matrix_market_vector_file(const std::string& path, Index rows) {
+  std::ifstream in = file_io::open_input(path);
+  return read_matrix_market_vector(in, path, rows);
+}
+
+void write_matrix_market_vector(std::ostream& out, std::span<const double> x) {
+  out << "%%MatrixMarket matrix array real general\n" << x.size() << " 1\n";
+  for (const double v : x) out << fmt::format("{:.17g}\n", v);
+}
+
 }  // namespace ulibc::sparse

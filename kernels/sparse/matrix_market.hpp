@@ -15,6 +15,8 @@
 // costs memory only as far as the text could hold that many lines.
 #pragma once
 #include <istream>
+#include <ostream>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -35,5 +37,12 @@ MatrixEntries read_matrix_market_entries(std::istream& in, const std::string& so
 CsrMatrix read_matrix_market(std::istream& in, const std::string& source);
 // The matrix in the file at `path`; Error(input) when it cannot be opened.
 CsrMatrix read_matrix_market_file(const std::string& path);
+
+// A vector of `rows` values: an N x 1 matrix, `array` (every value in order) or `coordinate` (entries not given are
+// 0). Error(input) for another shape, with everything read_matrix_market_entries checks.
+std::vector<double> read_matrix_market_vector(std::istream& in, const std::string& source, Index rows);
+std::vector<double> read_matrix_market_vector_file(const std::string& path, Index rows);
+// `x` as an N x 1 "array real general" file, each value with 17 significant digits so that it reads back exactly.
+void write_matrix_market_vector(std::ostream& out, std::span<const double> x);
 
 }  // namespace ulibc::sparse

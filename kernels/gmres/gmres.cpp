@@ -1,0 +1,102 @@
+// gmres/gmres.cpp — the solve: tune what is left to `auto`, then restart cycles until the true residual is small.
+#include "gmres/gmres.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "gmres/tuner.hpp"
+#include "mpi/comm.hpp"
+#include "ulibc/error.hpp"
+
+namespace ulibc::gmres {
+
+void check(const Options& o) {
+  if (!(o.tol > 0 && o.tol < 1)) throw input_error(fmt::format("--tol {}: the tolerance must lie in (0, 1)", o.tol));
+  if (o.max_iterations < 1)
+    throw input_error(fmt::format("--max-iterations {}: at least one iteration", o.max_iterations));
+  if (o.restart && *o.restart < 1) throw input_error(fmt::format("--restart {}: m must be at least 1", *o.restart));
+  if (o.precond_options.poly_degree < 0 || o.precond_options.poly_degree > 20)
+    throw input_error(fmt::format("--poly-degree {}: from 0 to 20", o.precond_options.poly_degree));
+}
+
+namespace {
+
+// Each part averaged over the ranks; the total is the slowest rank's, the time to solution.
+TimeSplit across_ranks(TimeSplit t, MPI_Comm comm) {
+  const double ranks = mpi::place_in(comm).size;
+  double parts[5] = {t.spmv, t.comm, t.orth, t.precond, t.tuning};
+  mpi::sum_in_place(parts, comm);
+  return {parts[0] / ranks, parts[1] / ranks, parts[2] / ranks,
+          parts[3] / ranks, parts[4] / ranks, mpi::max(t.total, comm)};
+}
+
+}  // namespace
+
+Result solve(const DistributedMatrix& a, const Vector& b, Vector& x, const Options& opts) {
+  check(opts);
+  const double started = MPI_Wtime();
+  const MPI_Comm comm = a.comm();
+  const Team& team = a.team();
+  Result res;
+  TimeSplit split;
+  Operator op(a);
+  detail::Cycle cycle(op, b);
+  const double b_norm = std::sqrt(dot(b, b, team, comm));
+  const double target = opts.tol * b_norm;
+  const int limit = static_cast<int>(std::min<Index>(kMaxAutoRestart, a.global_rows()));
+  int m = std::min<Index>(opts.restart.value_or(kDefaultRestart), a.global_rows());
+
+  {
+    Timed t(split.tuning);
+    detail::tune_product(op, opts, res.decisions);
+  }
+  std::unique_ptr<Preconditioner> precond;
+  if (opts.precond) {
+    Timed t(split.precond);
+    precond = make_preconditioner(*opts.precond, op, opts.precond_options);
+    res.precond = *opts.precond;
+  } else {
+    Timed t(split.tuning);
+    detail::TrialWinner w = detail::trial_preconditioners(op, cycle, x, opts, m, target, res.decisions);
+    precond = std::move(w.m);
+    res.precond = w.choice;
+    res.iterations = w.kept_steps;
+    res.trial_iterations = w.lost_steps;
+  }
+  res.orth = opts.orth.value_or(Orth::cgs);
+  bool watching = !opts.orth;  // auto: cgs until it loses orthogonality
+  if (watching)
+    res.decisions.push_back({"orth", "cgs",
+                             "the fewest reductions per step; replaced for good if the basis loses "
+                             "orthogonality"});
+
+  for (int cycle_no = 1;; ++cycle_no) {
+    const long left = opts.max_iterations - res.iterations - res.trial_iterations;
+    const detail::CycleEnd end = cycle.run(x, m, res.orth, *precond, target, left, split, watching);
+    res.history.push_back(b_norm > 0 ? end.start_residual / b_norm : 0);
+    if (end.steps == 0) {
+      res.converged = end.start_residual <= target;
+      break;
+    }
+    res.iterations += end.steps;
+    if (cycle_no > 1) ++res.restarts;
+    if (watching && end.loss > detail::kLossLimit) {
+      Timed t(split.tuning);
+      res.orth = detail::replace_cgs(cycle.basis(), end.steps, end.loss, team, comm, res.decisions);
+      watching = false;
+    }
+    if (!opts.restart) m = detail::adapt_restart(m, end.start_residual, end.estimate, limit, cycle_no, res.decisions);
+  }
+  res.relative_residual = res.history.back();
+  res.restart = m;
+  res.precond_detail = precond->describe();
+  res.kernel = op.kernel;
+  res.comm = op.comm;
+  split.total = MPI_Wtime() - started;
+  res.time = across_ranks(split, comm);
+  return res;
+}
+
+}  // namespace ulibc::gmres

@@ -1,0 +1,125 @@
+// gmres/orthogonalize.cpp — classical, modified and twice-classical Gram–Schmidt across ranks and threads.
+#include "gmres/orthogonalize.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "mpi/comm.hpp"
+#include "ulibc/error.hpp"
+
+namespace ulibc::gmres {
+
+std::string orth_name(Orth o) {
+  static const char* const names[] = {"cgs", "mgs", "cgs2"};
+  return names[static_cast<int>(o)];
+}
+
+Orth parse_orth(const std::string& name) {
+  for (const Orth o : kOrths)
+    if (orth_name(o) == name) return o;
+  throw input_error(fmt::format("unknown orthogonalisation \"{}\": cgs, mgs or cgs2", name));
+}
+
+Vector& Basis::operator[](int k) {
+  while (static_cast<int>(v_.size()) <= k) v_.emplace_back(team_, team_.rows());
+  return v_[static_cast<std::size_t>(k)];
+}
+
+namespace {
+
+// v_j·w for j = 0..k and, when `with_length`, w·w last: this rank's sums, per thread then in thread order.
+std::vector<double> local_dots(Basis& v, int k, const Vector& w, bool with_length, const Team& team) {
+  const std::size_t n = static_cast<std::size_t>(k) + 1 + (with_length ? 1 : 0);
+  std::vector<const double*> rows;
+  for (int j = 0; j <= k; ++j) rows.push_back(v[j].data());
+  if (with_length) rows.push_back(w.data());
+  std::vector<double> partial(n * static_cast<std::size_t>(team.threads()), 0.0);
+  team.run([&](int t, IndexRange<Index> r) {
+    double* mine = partial.data() + n * static_cast<std::size_t>(t);
+    for (std::size_t j = 0; j < n; ++j) {
+      double s = 0;
+      for (Index i = r.begin; i < r.end; ++i) s += rows[j][i] * w[i];
+      mine[j] = s;
+    }
+  });
+  std::vector<double> sums(n, 0.0);
+  for (int t = 0; t < team.threads(); ++t)
+    for (std::size_t j = 0; j < n; ++j) sums[j] += partial[n * static_cast<std::size_t>(t) + j];
+  return sums;
+}
+
+// w -= Σ_j h[j]·v_j, j = 0..k.
+void subtract_projections(Basis& v, int k, const double* h, Vector& w, const Team& team) {
+  std::vector<const double*> rows;
+  for (int j = 0; j <= k; ++j) rows.push_back(v[j].data());
+  team.run([&](int, IndexRange<Index> r) {
+    for (int j = 0; j <= k; ++j)
+      for (Index i = r.begin; i < r.end; ++i) w[i] -= h[j] * rows[static_cast<std::size_t>(j)][i];
+  });
+}
+
+// One classical pass: projections and w·w (before) in one reduction; returns the length after, by Pythagoras when
+// it keeps enough digits (more than a tenth of the length left), else measured (a second reduction).
+double classical_pass(Basis& v, int k, Vector& w, double* h, const Team& team, MPI_Comm comm, int& reductions) {
+  std::vector<double> sums = local_dots(v, k, w, true, team);
+  mpi::sum_in_place(sums, comm);
+  ++reductions;
+  std::copy(sums.begin(), sums.end() - 1, h);
+  subtract_projections(v, k, h, w, team);
+  double projected = 0;
+  for (int j = 0; j <= k; ++j) projected += h[j] * h[j];
+  const double before = sums.back(), after = before - projected;
+  if (after > 0.01 * before) return std::sqrt(after);
+  ++reductions;
+  return std::sqrt(dot(w, w, team, comm));
+}
+
+}  // namespace
+
+double dot(const Vector& x, const Vector& y, const Team& team, MPI_Comm comm) {
+  return mpi::sum(team.sum([&](Index i) { return x[i] * y[i]; }), comm);
+}
+
+int orthogonalize(Orth how, Basis& v, int k, Vector& w, double* h, const Team& team, MPI_Comm comm) {
+  int reductions = 0;
+  switch (how) {
+    case Orth::cgs:
+      h[k + 1] = classical_pass(v, k, w, h, team, comm, reductions);
+      break;
+    case Orth::cgs2: {
+      std::vector<double> sums = local_dots(v, k, w, false, team);
+      mpi::sum_in_place(sums, comm);
+      ++reductions;
+      subtract_projections(v, k, sums.data(), w, team);
+      h[k + 1] = classical_pass(v, k, w, h, team, comm, reductions);
+      for (int j = 0; j <= k; ++j) h[j] += sums[static_cast<std::size_t>(j)];
+      break;
+    }
+    case Orth::mgs:
+      for (int j = 0; j <= k; ++j) {
+        h[j] = dot(v[j], w, team, comm);
+        ++reductions;
+        const double* vj = v[j].data();
+        const double hj = h[j];
+        team.run([&](int, IndexRange<Index> r) {
+          for (Index i = r.begin; i < r.end; ++i) w[i] -= hj * vj[i];
+        });
+      }
+      h[k + 1] = std::sqrt(dot(w, w, team, comm));
+      ++reductions;
+      break;
+  }
+  return reductions;
+}
+
+double loss_of_orthogonality(Basis& v, int k, const Team& team, MPI_Comm comm) {
+  std::vector<double> sums = local_dots(v, k, v[k], false, team);
+  mpi::sum_in_place(sums, comm);
+  double loss = std::abs(sums.back() - 1);
+  for (int j = 0; j < k; ++j) loss = std::max(loss, std::abs(sums[static_cast<std::size_t>(j)]));
+  return loss;
+}
+
+}  // namespace ulibc::gmres

@@ -1,0 +1,74 @@
+// gmres/spmv.cpp — the four row kernels and the distributed product.
+#include "gmres/spmv.hpp"
+
+#include <fmt/format.h>
+
+#include "ulibc/error.hpp"
+
+namespace ulibc::gmres {
+
+std::string kernel_name(Kernel k) {
+  static const char* const names[] = {"csr", "unroll2", "unroll4", "unroll8"};
+  return names[static_cast<int>(k)];
+}
+
+Kernel parse_kernel(const std::string& name) {
+  for (const Kernel k : kKernels)
+    if (kernel_name(k) == name) return k;
+  throw input_error(fmt::format("unknown SpMV kernel \"{}\": csr, unroll2, unroll4 or unroll8", name));
+}
+
+namespace {
+
+// Depth independent partial sums per row, then the remainder one by one.
+template <int Depth>
+void rows_product(const LocalRows& part, IndexRange<Index> r, const double* __restrict x, double* __restrict y,
+                  bool accumulate) {
+  const Index* rs = part.row_start.data();
+  const Column* col = part.columns.data();
+  const double* val = part.values.data();
+  for (Index i = r.begin; i < r.end; ++i) {
+    double sums[Depth] = {};
+    Index k = rs[i];
+    const Index end = rs[i + 1];
+    for (; k + Depth <= end; k += Depth)
+      for (int u = 0; u < Depth; ++u) sums[u] += val[k + u] * x[col[k + u]];
+    double s = 0;
+    for (int u = 0; u < Depth; ++u) s += sums[u];
+    for (; k < end; ++k) s += val[k] * x[col[k]];
+    y[i] = accumulate ? y[i] + s : s;
+  }
+}
+
+}  // namespace
+
+void multiply_rows(Kernel k, const LocalRows& part, IndexRange<Index> r, const double* x, double* y, bool accumulate) {
+  switch (k) {
+    case Kernel::csr:
+      return rows_product<1>(part, r, x, y, accumulate);
+    case Kernel::unroll2:
+      return rows_product<2>(part, r, x, y, accumulate);
+    case Kernel::unroll4:
+      return rows_product<4>(part, r, x, y, accumulate);
+    case Kernel::unroll8:
+      return rows_product<8>(part, r, x, y, accumulate);
+  }
+}
+
+// The diagonal block needs only this rank's x, so it runs as `meanwhile` (during the messages, for the overlapping
+// ways); the outside part adds the ghosts' contributions once they are in.
+void Operator::apply(const double* x, double* y, TimeSplit& split) {
+  const Team& team = a_.team();
+  double arithmetic = 0;
+  split.comm += exchange_.run(comm, x, ghosts_.data(), [&] {
+    Timed t(arithmetic);
+    team.run([&](int, IndexRange<Index> r) { multiply_rows(kernel, a_.diagonal(), r, x, y, false); });
+  });
+  if (a_.outside().nonzeros() > 0) {
+    Timed t(arithmetic);
+    team.run([&](int, IndexRange<Index> r) { multiply_rows(kernel, a_.outside(), r, ghosts_.data(), y, true); });
+  }
+  split.spmv += arithmetic;
+}
+
+}  // namespace ulibc::gmres

@@ -1,0 +1,228 @@
+// gmres/tuner.cpp — measuring the product's ways, trying the preconditioners, replacing cgs, growing m.
+#include "gmres/tuner.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+#include "mpi/comm.hpp"
+
+namespace ulibc::gmres::detail {
+
+namespace {
+
+constexpr int kProductReps = 5;
+
+std::string us(double seconds) { return fmt::format("{:.1f} us", seconds * 1e6); }
+
+// The median of kProductReps products after one first run, the slowest rank's; nullopt when that first run already
+// took kDropFactor times `best` (its time in `first`).
+std::optional<double> time_product(Operator& op, Vector& x, Vector& y, double best, double& first) {
+  TimeSplit scratch;
+  double start = MPI_Wtime();
+  op.apply(x.data(), y.data(), scratch);
+  first = mpi::max(MPI_Wtime() - start, op.matrix().comm());
+  if (first > kDropFactor * best) return std::nullopt;
+  std::vector<double> reps;
+  for (int r = 0; r < kProductReps; ++r) {
+    start = MPI_Wtime();
+    op.apply(x.data(), y.data(), scratch);
+    reps.push_back(MPI_Wtime() - start);
+  }
+  std::nth_element(reps.begin(), reps.begin() + kProductReps / 2, reps.end());
+  return mpi::max(reps[kProductReps / 2], op.matrix().comm());
+}
+
+// What a stored profile predicts one exchange costs this rank, the slowest rank's.
+double predicted(const mpi::CommProfile& p, Comm c, Exchange& ex, const DistributedMatrix& a) {
+  const int ranks = a.blocks().ranks();
+  const double block = static_cast<double>(a.global_rows()) / ranks * sizeof(double);
+  double mine = 0;
+  switch (c) {
+    case Comm::allgather:
+      mine = p.allgather.at(block);
+      break;
+    case Comm::bcast:
+      mine = ranks * p.bcast.at(block);
+      break;
+    default:
+      mine = ex.neighbours() == 0 ? 0 : ex.neighbours() * p.p2p.at(ex.bytes_received(c) / ex.neighbours());
+      break;
+  }
+  return mpi::max(mine, a.comm());
+}
+
+// Measures op's product with each candidate set by `choose`, keeps the fastest; returns the reason.
+template <class Candidate, class Choose, class Name>
+std::string keep_fastest(Operator& op, const std::vector<Candidate>& candidates, Choose choose, Name name,
+                         Candidate& winner) {
+  const DistributedMatrix& a = op.matrix();
+  Vector x(a.team(), a.rows()), y(a.team(), a.rows());
+  for (Index i = 0; i < a.rows(); ++i) x[i] = 1 + static_cast<double>((a.own().begin + i) % 7) / 7;
+  double best = std::numeric_limits<double>::infinity();
+  std::string measured;
+  for (const Candidate c : candidates) {
+    choose(c);
+    double first = 0;
+    const std::optional<double> t = time_product(op, x, y, best, first);
+    measured +=
+        fmt::format("{}{} {}", measured.empty() ? "" : ", ", name(c),
+                    t ? us(*t) : fmt::format("dropped (first run {}, {:.1f}x the best)", us(first), first / best));
+    if (t && *t < best) {
+      best = *t;
+      winner = c;
+    }
+  }
+  choose(winner);
+  return fmt::format("fastest of {} measured (median of {} products, slowest rank): {}", candidates.size(),
+                     kProductReps, measured);
+}
+
+}  // namespace
+
+void tune_product(Operator& op, const Options& opts, std::vector<Decision>& decisions) {
+  const DistributedMatrix& a = op.matrix();
+  op.kernel = opts.kernel.value_or(Kernel::csr);
+  if (opts.comm) {
+    op.comm = *opts.comm;
+  } else if (a.blocks().ranks() == 1) {
+    op.comm = Comm::p2p;
+    decisions.push_back({"comm", "p2p", "one rank: nothing to exchange"});
+  } else {
+    std::vector<Comm> candidates(kComms.begin(), kComms.end());
+    std::string pruned;
+    if (opts.profile) {
+      std::vector<double> cost;
+      for (const Comm c : kComms) cost.push_back(predicted(*opts.profile, c, op.exchange(), a));
+      const double best = *std::min_element(cost.begin(), cost.end());
+      candidates.clear();
+      for (std::size_t k = 0; k < kComms.size(); ++k) {
+        pruned += fmt::format("{}{} {}", pruned.empty() ? "" : ", ", comm_name(kComms[k]), us(cost[k]));
+        if (cost[k] <= kProfileMargin * best) candidates.push_back(kComms[k]);
+      }
+      pruned = fmt::format("; the MPI profile predicted {}, so only those within {}x of the best were run", pruned,
+                           kProfileMargin);
+    }
+    Comm winner = candidates.front();
+    const std::string why = keep_fastest(
+        op, candidates, [&](Comm c) { op.comm = c; }, comm_name, winner);
+    decisions.push_back({"comm", comm_name(winner), why + pruned});
+  }
+  if (!opts.kernel) {
+    Kernel winner = Kernel::csr;
+    const std::vector<Kernel> candidates(kKernels.begin(), kKernels.end());
+    const std::string why = keep_fastest(
+        op, candidates, [&](Kernel k) { op.kernel = k; }, kernel_name, winner);
+    decisions.push_back({"spmv", kernel_name(winner), why});
+  }
+}
+
+namespace {
+
+// Steps GMRES needs per decade when A M⁻¹'s spectrum spans magnitudes [lo, hi]: the Chebyshev rate
+// ρ = (√κ − 1)/(√κ + 1), κ = hi/lo (Saad §6.11.4), from the trial's Ritz values. The first steps of a trial say
+// little about the rest (they remove the easy components, for every M alike); the spectrum says how the
+// restarted cycles will go.
+double steps_per_decade(double lo, double hi) {
+  if (!(lo > 0) || !(hi >= lo)) return std::numeric_limits<double>::infinity();
+  const double root = std::sqrt(hi / lo);
+  return 1 / -std::log10((root - 1) / (root + 1));
+}
+
+}  // namespace
+
+TrialWinner trial_preconditioners(Operator& op, Cycle& cycle, Vector& x, const Options& opts, int restart,
+                                  double target, std::vector<Decision>& decisions) {
+  const DistributedMatrix& a = op.matrix();
+  const Team& team = a.team();
+  Vector start(team, a.rows()), trial(team, a.rows());
+  std::copy(x.data(), x.data() + a.rows(), start.data());
+  TrialWinner best;
+  double best_time = std::numeric_limits<double>::infinity(), fastest = std::numeric_limits<double>::infinity();
+  std::string measured;
+  long steps_left = opts.max_iterations;
+  cycle.basis()[std::min(restart, kTrialSteps)];  // allocated (and first touched) before any trial is timed
+  for (const Precond p : kPreconds) {
+    const double t0 = MPI_Wtime();
+    std::unique_ptr<Preconditioner> m;
+    try {
+      m = make_preconditioner(p, op, opts.precond_options);
+    } catch (const Error& e) {
+      measured += fmt::format("{}{} left out ({})", measured.empty() ? "" : "; ", precond_name(p),
+                              *e.what() ? e.what() : "its set-up failed on another rank");
+      continue;
+    }
+    const double setup = mpi::max(MPI_Wtime() - t0, a.comm());
+    std::copy(start.data(), start.data() + a.rows(), trial.data());
+    TimeSplit scratch;
+    const CycleEnd end = cycle.run(trial, std::min(restart, kTrialSteps), Orth::cgs2, *m, target, steps_left, scratch,
+                                   false, t0 + kDropFactor * fastest, true);
+    const double elapsed = mpi::max(MPI_Wtime() - t0, a.comm());
+    steps_left -= end.steps;
+    fastest = std::min(fastest, elapsed);
+    const bool converged = end.estimate <= target;
+    // Predicted time to the target from here: the measured cost of a step times the steps the spectrum asks for.
+    const double step = end.steps > 0 ? (elapsed - setup) / end.steps : elapsed;
+    const double decades = end.estimate > target ? std::log10(end.estimate / target) : 0;
+    const double predicted =
+        converged ? elapsed : elapsed + decades * steps_per_decade(end.ritz_min, end.ritz_max) * step;
+    measured += fmt::format(
+        "{}{}: {} steps, {:.3g} s, residual {:.2g} of its start, Ritz values {:.2g}..{:.2g}, "
+        "{:.3g} s per step, predicted {:.3g} s{}",
+        measured.empty() ? "" : "; ", precond_name(p), end.steps, elapsed, end.estimate / end.start_residual,
+        end.ritz_min, end.ritz_max, step, predicted, converged ? " (converged)" : "");
+    if (predicted < best_time || !best.m) {
+      best.lost_steps += best.kept_steps;
+      best_time = predicted;
+      best.choice = p;
+      best.m = std::move(m);
+      best.kept_steps = end.steps;
+      std::copy(trial.data(), trial.data() + a.rows(), x.data());
+    } else {
+      best.lost_steps += end.steps;
+    }
+    if (converged || steps_left <= 0) break;
+  }
+  if (!best.m) throw input_error("no preconditioner could be set up: " + measured);
+  decisions.push_back({"precond", precond_name(best.choice),
+                       fmt::format("least predicted time to the tolerance after a trial of at most {} steps from the "
+                                   "same start, set-up included: {}",
+                                   std::min(restart, kTrialSteps), measured)});
+  return best;
+}
+
+Orth replace_cgs(Basis& v, int steps, double loss, const Team& team, MPI_Comm comm, std::vector<Decision>& decisions) {
+  // Time one orthogonalisation of a copy of the newest vector against the others, as a step of the next cycle would.
+  const int k = steps - 1;
+  Vector w(team, team.rows());
+  std::vector<double> h(static_cast<std::size_t>(k) + 2);
+  double cost[2];
+  const Orth candidates[2] = {Orth::mgs, Orth::cgs2};
+  for (int c = 0; c < 2; ++c) {
+    std::copy(v[steps].data(), v[steps].data() + team.rows(), w.data());
+    const double start = MPI_Wtime();
+    orthogonalize(candidates[c], v, k, w, h.data(), team, comm);
+    cost[c] = mpi::max(MPI_Wtime() - start, comm);
+  }
+  const Orth choice = cost[0] <= cost[1] ? Orth::mgs : Orth::cgs2;
+  decisions.push_back({"orth", orth_name(choice),
+                       fmt::format("cgs lost orthogonality ({:.2g} > {:.0g}); the cheaper per step of mgs {} and "
+                                   "cgs2 {} at {} vectors, kept for the rest of the solve",
+                                   loss, kLossLimit, us(cost[0]), us(cost[1]), k + 1)});
+  return choice;
+}
+
+int adapt_restart(int m, double before, double after, int limit, int cycle, std::vector<Decision>& decisions) {
+  const double ratio = before > 0 ? after / before : 0;
+  const int grown = ratio > 0.9 ? 2 * m : ratio > 0.5 ? m + m / 2 : m;
+  const int next = std::min(grown, limit);
+  if (next != m)
+    decisions.push_back(
+        {"restart", std::to_string(next),
+         fmt::format("cycle {} cut the residual only to {:.3g} of its start: m {} -> {}", cycle, ratio, m, next)});
+  return next;
+}
+
+}  // namespace ulibc::gmres::detail

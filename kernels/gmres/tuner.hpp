@@ -1,0 +1,44 @@
+// gmres/tuner.hpp — the run-time choices of gmres.hpp's `auto` knobs, each measured on the matrix and the ranks at
+// hand, each bounded in what it may cost.
+//
+// Katagiri and Kuroda's lesson (§3.3, Figs. 10–11): a trial that includes one very slow candidate can cost more than
+// tuning wins, and switching orthogonalisation midway can cost iterations. So: a candidate whose first run is far
+// slower than the best so far is dropped at once; the preconditioner trials stop at a step budget and at a time
+// bound set by the fastest trial; a stored MPI profile prunes the exchanges before any is run; the winning trial's
+// iterate is kept, not thrown away; and the orthogonalisation changes at most once.
+#pragma once
+#include <memory>
+#include <vector>
+
+#include "gmres/arnoldi.hpp"
+#include "gmres/gmres.hpp"
+
+namespace ulibc::gmres::detail {
+
+inline constexpr int kTrialSteps = 20;       // Arnoldi steps per preconditioner trial
+inline constexpr double kDropFactor = 3;     // a candidate this many times the best so far is dropped
+inline constexpr double kLossLimit = 1e-8;   // the loss of orthogonality that makes cgs give way (≈ √ε)
+inline constexpr double kProfileMargin = 2;  // exchanges predicted within this factor of the best are measured
+
+// Sets op.kernel and op.comm: the fixed ones as given, the others measured. Collective.
+void tune_product(Operator& op, const Options& opts, std::vector<Decision>& decisions);
+
+struct TrialWinner {
+  Precond choice = Precond::none;
+  std::unique_ptr<Preconditioner> m;
+  long kept_steps = 0, lost_steps = 0;  // the winner's (its iterate is kept in x) and the others'
+};
+// Runs a short trial of every preconditioner from x and keeps the best by residual reduction per second (set-up
+// included), leaving the winner's iterate in x. Collective.
+TrialWinner trial_preconditioners(Operator& op, Cycle& cycle, Vector& x, const Options& opts, int restart,
+                                  double target, std::vector<Decision>& decisions);
+
+// After a cycle whose newest basis vector lost `loss` of orthogonality under cgs: the cheaper per step of mgs and
+// cgs2, measured on the basis as it stands (the first `steps` vectors). Collective.
+Orth replace_cgs(Basis& v, int steps, double loss, const Team& team, MPI_Comm comm, std::vector<Decision>& decisions);
+
+// The restart length after a cycle that took the residual from `before` to `after`: doubled (up to `limit`) when
+// the cycle cut it by less than a tenth, half again when by less than half, kept otherwise.
+int adapt_restart(int m, double before, double after, int limit, int cycle, std::vector<Decision>& decisions);
+
+}  // namespace ulibc::gmres::detail
