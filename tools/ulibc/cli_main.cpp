@@ -70,8 +70,13 @@ int run(const Command& command) {
   try {
     command.run();
     return kExitOk;
+  } catch (const ulibc::cli::ExitStatus& e) {
+    if (!e.message.empty()) std::cerr << "ulibc: " << e.message << '\n';
+    return e.code;
   } catch (const ulibc::Error& e) {
-    return fail(e.kind() == ulibc::ErrorKind::input ? kExitUsage : kExitFailure, e.what());
+    const int code = e.kind() == ulibc::ErrorKind::input ? kExitUsage : kExitFailure;
+    // No message: another rank of the same MPI job has reported it (mpi/comm.hpp's FailedElsewhere).
+    return *e.what() ? fail(code, e.what()) : code;
   } catch (const CLI::ParseError& e) {
     return fail(kExitUsage, e.what());
   } catch (const std::exception& e) {

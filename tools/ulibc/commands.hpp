@@ -32,6 +32,13 @@ struct Command {
 
 using CommandFactory = Command (*)(CLI::App& parent);
 
+// Thrown by a command whose outcome has its own exit code (gmres: 3 when it did not converge): main prints
+// "ulibc: <message>" when there is one and exits with `code`.
+struct ExitStatus {
+  int code = 1;
+  std::string message;
+};
+
 Command add_topology_command(CLI::App& parent);
 Command add_map_command(CLI::App& parent);
 Command add_run_command(CLI::App& parent);
@@ -39,6 +46,7 @@ Command add_bench_command(CLI::App& parent);
 Command add_tune_command(CLI::App& parent);
 Command add_simpath_command(CLI::App& parent);
 Command add_sssp_command(CLI::App& parent);
+Command add_gmres_command(CLI::App& parent);
 
 // The body of both programs' main: parses argv against `factories`' commands,
 // runs the chosen one and returns the exit code (0, 1 or 2).

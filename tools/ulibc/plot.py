@@ -5,6 +5,9 @@ When the kernel's parameters carry "plot_x" ({"label", "values": {variant:
 x}}), the variants are sizes: each measurement is drawn against the size,
 one line per policy and thread count (the paper's Fig. 13), on a log scale.
 
+A `ulibc gmres` record (one with a "time" split), or a list of them, is drawn
+as stacked bars of where each solve's time went (Katagiri and Kuroda's Fig. 12).
+
 usage: plot.py RECORD.json OUT.png|OUT.svg [MEASUREMENT ...]
 Without measurements: the kernel's headline first, then the next three it reports.
 """
@@ -110,11 +113,33 @@ def plural(count, noun):
     return f"{count} {noun}" + ("" if count == 1 else "s")
 
 
+TIME_PARTS = ["spmv", "comm", "orth", "precond", "tuning", "other"]
+
+
+def draw_time_split(solves, path):
+    """One stacked bar per solve: its seconds in each part, labelled by rank count and choices."""
+    fig, ax = plt.subplots(figsize=(max(4.0, 1.2 * len(solves) + 2), 4.2))
+    labels = [f"{s['ranks']} rank{'s' if s['ranks'] != 1 else ''}\n{s['choices']['precond']}, "
+              f"{s['choices']['orth']}, m={s['choices']['restart']}" for s in solves]
+    bottom = [0.0] * len(solves)
+    for part in TIME_PARTS:
+        heights = [s["time"].get(part, 0.0) for s in solves]
+        ax.bar(labels, heights, bottom=bottom, label=part)
+        bottom = [b + h for b, h in zip(bottom, heights)]
+    ax.set_ylabel("seconds")
+    ax.legend(fontsize="small")
+    ax.set_title(f"ulibc gmres: {solves[0]['matrix']['name']}, time to solution by part")
+    fig.tight_layout()
+    fig.savefig(path)
+
+
 def main(argv):
     if len(argv) < 3:
         sys.exit(__doc__)
     with open(argv[1]) as f:
         record = json.load(f)
+    if isinstance(record, list) or "time" in record:
+        return draw_time_split(record if isinstance(record, list) else [record], argv[2])
     names = argv[3:] or measurement_names(record)
     plot_x = record.get("parameters", {}).get("plot_x")
     if plot_x:
