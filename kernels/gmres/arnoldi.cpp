@@ -68,6 +68,7 @@ CycleEnd Cycle::run(Vector& x, int m, Orth orth, Preconditioner& precond, double
     });
   }
   int j = 0;
+  double step_start = MPI_Wtime();
   while (j < m && j < steps_left) {
     double* hj = h.data() + ld * static_cast<std::size_t>(j);
     Vector& w = v_[j + 1];
@@ -96,6 +97,11 @@ CycleEnd Cycle::run(Vector& x, int m, Orth orth, Preconditioner& precond, double
     g[j] = c[j] * g[j];
     ++j;
     end.estimate = std::abs(g[j]);
+    if (ritz) {
+      const double now = MPI_Wtime();
+      end.step_seconds.push_back(now - step_start);
+      step_start = now;
+    }
     if (end.estimate <= target || next_length == 0) break;
     // Ranks' clocks differ: the one that sees the deadline pass stops them all (only trials give a deadline).
     if (deadline < std::numeric_limits<double>::infinity() && mpi::max(MPI_Wtime() > deadline ? 1 : 0, comm_) > 0)

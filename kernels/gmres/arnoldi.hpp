@@ -26,6 +26,7 @@ struct CycleEnd {
   // With `ritz`: the eigenvalues of the cycle's square Hessenberg matrix (Ritz values, estimates of A M⁻¹'s
   // extreme eigenvalues), by magnitude: the smallest and the largest.
   double ritz_min = 0, ritz_max = 0;
+  std::vector<double> step_seconds;  // each step's time on this rank, with `ritz` (the tuner's trials)
 };
 
 class Cycle {

@@ -31,7 +31,7 @@ std::string ilu_blocks_name(IluBlocks b);
 IluBlocks parse_ilu_blocks(const std::string& name);
 
 struct PrecondOptions {
-  IluBlocks ilu_blocks = IluBlocks::thread;
+  IluBlocks ilu_blocks = IluBlocks::rank;
   int poly_degree = 3;
 };
 

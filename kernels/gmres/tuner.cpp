@@ -125,6 +125,12 @@ namespace {
 // ρ = (√κ − 1)/(√κ + 1), κ = hi/lo (Saad §6.11.4), from the trial's Ritz values. The first steps of a trial say
 // little about the rest (they remove the easy components, for every M alike); the spectrum says how the
 // restarted cycles will go.
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+  return v[v.size() / 2];
+}
+
 double steps_per_decade(double lo, double hi) {
   if (!(lo > 0) || !(hi >= lo)) return std::numeric_limits<double>::infinity();
   const double root = std::sqrt(hi / lo);
@@ -144,11 +150,22 @@ TrialWinner trial_preconditioners(Operator& op, Cycle& cycle, Vector& x, const O
   std::string measured;
   long steps_left = opts.max_iterations;
   cycle.basis()[std::min(restart, kTrialSteps)];  // allocated (and first touched) before any trial is timed
+  // Block ILU(0) twice when the rank has several threads: per rank is stronger, per thread runs in parallel.
+  std::vector<std::pair<Precond, PrecondOptions>> candidates;
   for (const Precond p : kPreconds) {
+    PrecondOptions o = opts.precond_options;
+    if (p == Precond::bilu0 && team.threads() > 1) {
+      o.ilu_blocks = IluBlocks::rank;
+      candidates.emplace_back(p, o);
+      o.ilu_blocks = IluBlocks::thread;
+    }
+    candidates.emplace_back(p, o);
+  }
+  for (const auto& [p, popts] : candidates) {
     const double t0 = MPI_Wtime();
     std::unique_ptr<Preconditioner> m;
     try {
-      m = make_preconditioner(p, op, opts.precond_options);
+      m = make_preconditioner(p, op, popts);
     } catch (const Error& e) {
       measured += fmt::format("{}{} left out ({})", measured.empty() ? "" : "; ", precond_name(p),
                               *e.what() ? e.what() : "its set-up failed on another rank");
@@ -163,16 +180,22 @@ TrialWinner trial_preconditioners(Operator& op, Cycle& cycle, Vector& x, const O
     steps_left -= end.steps;
     fastest = std::min(fastest, elapsed);
     const bool converged = end.estimate <= target;
-    // Predicted time to the target from here: the measured cost of a step times the steps the spectrum asks for.
-    const double step = end.steps > 0 ? (elapsed - setup) / end.steps : elapsed;
+    // Predicted time to the target from here: the cost of a step times the steps the spectrum asks for. The
+    // median step, the slowest rank's: a step that waited on a descheduled rank says nothing about the others.
+    const double step = mpi::max(median(end.step_seconds), a.comm());
+    // Steps per decade: the slower of what the trial measured and what its Ritz values predict. Each alone misleads:
+    // the first steps remove the easy components for every M alike, and a few Ritz values can miss the extremes.
+    const double measured_rate = end.steps > 0 && end.estimate < end.start_residual
+                                     ? end.steps / std::log10(end.start_residual / end.estimate)
+                                     : std::numeric_limits<double>::infinity();
+    const double per_decade = std::max(measured_rate, steps_per_decade(end.ritz_min, end.ritz_max));
     const double decades = end.estimate > target ? std::log10(end.estimate / target) : 0;
-    const double predicted =
-        converged ? elapsed : elapsed + decades * steps_per_decade(end.ritz_min, end.ritz_max) * step;
+    const double predicted = converged ? elapsed : elapsed + decades * per_decade * step;
     measured += fmt::format(
-        "{}{}: {} steps, {:.3g} s, residual {:.2g} of its start, Ritz values {:.2g}..{:.2g}, "
-        "{:.3g} s per step, predicted {:.3g} s{}",
-        measured.empty() ? "" : "; ", precond_name(p), end.steps, elapsed, end.estimate / end.start_residual,
-        end.ritz_min, end.ritz_max, step, predicted, converged ? " (converged)" : "");
+        "{}{}: set-up {:.3g} s, {} steps, {:.3g} s in all, residual {:.2g} of its start, Ritz values "
+        "{:.2g}..{:.2g}, {:.3g} steps per decade, {:.3g} s per step, predicted {:.3g} s{}",
+        measured.empty() ? "" : "; ", m->describe(), setup, end.steps, elapsed, end.estimate / end.start_residual,
+        end.ritz_min, end.ritz_max, per_decade, step, predicted, converged ? " (converged)" : "");
     if (predicted < best_time || !best.m) {
       best.lost_steps += best.kept_steps;
       best_time = predicted;

@@ -34,7 +34,7 @@ struct GmresOptions {
   double tol = 1e-8;
   long max_iterations = 10000;
   std::string restart = "auto", orth = "auto", precond = "auto", spmv = "auto", comm = "auto";
-  std::string ilu_blocks = "thread";
+  std::string ilu_blocks = "rank";
   int poly_degree = 3;
 };
 
@@ -268,7 +268,8 @@ Command add_gmres_command(CLI::App& parent) {
   sub->add_option("--precond", o->precond, "none, jacobi, bilu0, poly or auto (default)")->type_name("M");
   sub->add_option("--spmv", o->spmv, "csr, unroll2, unroll4, unroll8 or auto (default)")->type_name("KERNEL");
   sub->add_option("--comm", o->comm, "allgather, bcast, p2p, isend, irecv or auto (default)")->type_name("WAY");
-  sub->add_option("--ilu-blocks", o->ilu_blocks, "bilu0's blocks: one per thread (default) or per rank")
+  sub->add_option("--ilu-blocks", o->ilu_blocks,
+                  "bilu0's blocks when fixed by hand: one per rank (default) or per thread (auto tries both)")
       ->type_name("thread|rank");
   sub->add_option("--poly-degree", o->poly_degree, "poly's Neumann degree, 0 to 20 (default 3)");
   sub->add_option("--mpi-profile", o->mpi_profile,
