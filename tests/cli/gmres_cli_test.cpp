@@ -1,0 +1,131 @@
+// tests/cli/gmres_cli_test.cpp — `ulibc gmres` as a user runs it: alone and under mpirun, its record, its files, its
+// exit codes and its refusals.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <fstream>
+
+#include "fake_sysfs.hpp"
+#include "run_cli.hpp"
+
+namespace ulibc::testing {
+namespace {
+
+const std::map<std::string, std::string> kOpenMpi = {{"OMPI_ALLOW_RUN_AS_ROOT", "1"},
+                                                     {"OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1"},
+                                                     {"OMPI_MCA_rmaps_base_oversubscribe", "1"},
+                                                     {"OMPI_MCA_mpi_yield_when_idle", "1"}};
+
+void write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+
+TEST(GmresCli, OneRankWithoutMpirunGivesTheRecord) {
+  const auto j = run_cli_json({"gmres", "--generate", "convdiff2d:12", "--tol", "1e-9", "--json"});
+  EXPECT_EQ(j["converged"], true);
+  EXPECT_LE(j["true_relative_residual"].get<double>(), 1e-9);
+  EXPECT_GT(j["iterations"].get<long>(), 0);
+  EXPECT_EQ(j["ranks"], 1);
+  EXPECT_EQ(j["matrix"]["rows"], 144);
+  for (const char* knob : {"restart", "orth", "precond", "spmv", "comm"}) EXPECT_TRUE(j["choices"].contains(knob));
+  for (const char* part : {"total", "spmv", "comm", "orth", "precond", "tuning", "other"})
+    EXPECT_GE(j["time"][part].get<double>(), part == std::string("other") ? -1e-3 : 0.0) << part;
+  ASSERT_EQ(j["rank_table"].size(), 1u);
+  EXPECT_FALSE(j["decisions"].empty());
+}
+
+TEST(GmresCli, FixedKnobsAreKeptAndPrinted) {
+  const auto j = run_cli_json({"gmres", "--generate", "poisson2d:10", "--restart", "7", "--orth", "mgs", "--precond",
+                               "bilu0", "--spmv", "unroll4", "--comm", "isend", "--json"});
+  EXPECT_EQ(j["choices"]["restart"], 7);
+  EXPECT_EQ(j["choices"]["orth"], "mgs");
+  EXPECT_EQ(j["choices"]["precond"], "bilu0");
+  EXPECT_EQ(j["choices"]["spmv"], "unroll4");
+  EXPECT_EQ(j["choices"]["comm"], "isend");
+  EXPECT_TRUE(j["decisions"].empty()) << j["decisions"].dump();
+}
+
+// --rhs reads b, --output writes x: A = 2I on three rows, b = (2, 4, 6), so x = (1, 2, 3).
+TEST(GmresCli, RhsInSolutionOut) {
+  TempDir dir;
+  write(dir.path() + "/a.mtx", "%%MatrixMarket matrix coordinate real general\n3 3 3\n1 1 2\n2 2 2\n3 3 2\n");
+  write(dir.path() + "/b.mtx", "%%MatrixMarket matrix array real general\n3 1\n2\n4\n6\n");
+  const CliResult r = run_cli(
+      {"gmres", "--matrix", dir.path() + "/a.mtx", "--rhs", dir.path() + "/b.mtx", "--output", dir.path() + "/x.mtx"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("converged"), std::string::npos) << r.out;
+  EXPECT_EQ(read_file(dir.path() + "/x.mtx"), "%%MatrixMarket matrix array real general\n3 1\n1\n2\n3\n");
+}
+
+TEST(GmresCli, NotConvergingExitsThreeWithTheResidualReached) {
+  const CliResult r = run_cli({"gmres", "--generate", "convdiff2d:30", "--precond", "none", "--restart", "5",
+                               "--max-iterations", "10", "--json"});
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_NE(r.err.find("did not converge: true relative residual"), std::string::npos) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["converged"], false);
+  EXPECT_GT(j["true_relative_residual"].get<double>(), 1e-8);
+  EXPECT_EQ(j["iterations"], 10);
+}
+
+TEST(GmresCli, BadInputIsNamed) {
+  TempDir dir;
+  write(dir.path() + "/bad.mtx", "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 1\n4 1 1\n");
+  expect_usage_error(run_cli({"gmres", "--matrix", dir.path() + "/bad.mtx"}), {"bad.mtx:4:"});
+  write(dir.path() + "/wide.mtx", "%%MatrixMarket matrix coordinate real general\n2 3 2\n1 1 1\n2 3 1\n");
+  expect_usage_error(run_cli({"gmres", "--matrix", dir.path() + "/wide.mtx"}), {"2 x 3", "square"});
+  write(dir.path() + "/nan.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 nan\n2 2 1\n");
+  expect_usage_error(run_cli({"gmres", "--matrix", dir.path() + "/nan.mtx"}), {"nan.mtx:3:"});
+  write(dir.path() + "/short.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n");
+  expect_usage_error(run_cli({"gmres", "--matrix", dir.path() + "/short.mtx"}), {"short.mtx"});
+  expect_usage_error(run_cli({"gmres", "--generate", "poisson2d:5", "--tol", "0"}), {"--tol"});
+  expect_usage_error(run_cli({"gmres", "--generate", "poisson2d:5", "--restart", "0"}), {"--restart"});
+  expect_usage_error(run_cli({"gmres", "--generate", "poisson2d:5", "--orth", "gs"}), {"orthogonalisation", "cgs2"});
+  expect_usage_error(run_cli({"gmres", "--generate", "poisson2d:5", "--comm", "tcp"}), {"irecv"});
+  expect_usage_error(run_cli({"gmres"}), {"--matrix", "--generate"});
+  // A zero pivot: row 2 has no diagonal entry.
+  write(dir.path() + "/pivot.mtx",
+        "%%MatrixMarket matrix coordinate real general\n3 3 5\n1 1 2\n1 2 1\n2 1 1\n2 3 1\n3 3 2\n");
+  expect_usage_error(run_cli({"gmres", "--matrix", dir.path() + "/pivot.mtx", "--precond", "bilu0"}),
+                     {"zero pivot in row 2"});
+  write(dir.path() + "/b.mtx", "%%MatrixMarket matrix array real general\n2 1\n1\n1\n");
+  expect_usage_error(run_cli({"gmres", "--matrix", dir.path() + "/pivot.mtx", "--rhs", dir.path() + "/b.mtx"}),
+                     {"b.mtx", "vector of 3"});
+}
+
+class GmresMpirun : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (access(kMpirun, X_OK) != 0) GTEST_SKIP() << kMpirun << " not found (scripts/setup.sh installs openmpi-bin)";
+  }
+  CliResult gmres(int ranks, std::vector<std::string> args) {
+    std::vector<std::string> command = {kMpirun, "-n", std::to_string(ranks), ULIBC_CLI_PATH, "gmres"};
+    command.insert(command.end(), args.begin(), args.end());
+    return run_program(command, kOpenMpi);
+  }
+  static constexpr const char* kMpirun = "/usr/bin/mpirun";
+};
+
+// Every rank in the table, once; rank 0 alone prints.
+TEST_F(GmresMpirun, TwoAndThreeRanksSolveAndPrintOneRecord) {
+  for (int ranks : {2, 3}) {
+    const CliResult r = gmres(ranks, {"--generate", "convdiff2d:20", "--json"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["ranks"], ranks);
+    EXPECT_EQ(j["converged"], true);
+    ASSERT_EQ(j["rank_table"].size(), static_cast<std::size_t>(ranks));
+    for (int k = 0; k < ranks; ++k) EXPECT_EQ(j["rank_table"][k]["rank"], k);
+  }
+}
+
+// Bad input is reported once, by rank 0, and every rank exits.
+TEST_F(GmresMpirun, BadInputIsReportedOnce) {
+  const CliResult r = gmres(3, {"--generate", "poisson2d:1"});
+  EXPECT_NE(r.exit_code, 0);
+  const std::string line = "3 ranks for a matrix of 1 rows";
+  const auto first = r.err.find(line);
+  EXPECT_NE(first, std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find(line, first + 1), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace ulibc::testing
