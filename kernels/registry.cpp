@@ -1,6 +1,7 @@
 // registry.cpp — the kernels `ulibc bench` and `ulibc tune` know.
 #include "bfs/bfs_bench.hpp"
 #include "epcc/epcc_bench.hpp"
+#include "gmres/gmres_bench.hpp"
 #include "harness/bench_kernel.hpp"
 #include "simpath/simpath_bench.hpp"
 #include "sssp/sssp_bench.hpp"
@@ -17,6 +18,7 @@ std::vector<std::unique_ptr<BenchKernel>> all_kernels() {
   kernels.push_back(bfs::make_bench());
   kernels.push_back(simpath::make_bench());
   kernels.push_back(sssp::make_bench());
+  kernels.push_back(gmres::make_bench());
   return kernels;
 }
 
