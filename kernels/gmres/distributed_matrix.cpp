@@ -15,6 +15,14 @@ int RowBlocks::owner(Index row) const {
   return static_cast<int>(std::upper_bound(first.begin(), first.end(), row) - first.begin()) - 1;
 }
 
+std::vector<int> RowBlocks::counts() const {
+  std::vector<int> c;
+  for (int r = 0; r < ranks(); ++r) c.push_back(static_cast<int>(of(r).size()));
+  return c;
+}
+
+std::vector<int> RowBlocks::displacements() const { return std::vector<int>(first.begin(), first.end() - 1); }
+
 RowBlocks balance_by_nonzeros(std::span<const Index> row_start, int ranks) {
   const Index rows = static_cast<Index>(row_start.size()) - 1;
   if (ranks < 1 || ranks > rows)

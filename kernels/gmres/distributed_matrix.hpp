@@ -25,6 +25,9 @@ struct RowBlocks {
     return {first[static_cast<std::size_t>(rank)], first[static_cast<std::size_t>(rank) + 1]};
   }
   int owner(Index row) const;
+  // One value per row, as MPI's v-collectives take them: each rank's count and where its block starts.
+  std::vector<int> counts() const;
+  std::vector<int> displacements() const;
 };
 
 // Blocks of about equal stored entries, each at least one row. Error(input) for more ranks than rows.

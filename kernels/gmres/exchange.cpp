@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "gmres/named.hpp"
 #include "mpi/comm.hpp"
 #include "ulibc/error.hpp"
 
@@ -11,21 +12,14 @@ namespace ulibc::gmres {
 namespace {
 
 constexpr int kTag = 17;
+constexpr std::array<const char*, 5> kCommNames = {"allgather", "bcast", "p2p", "isend", "irecv"};
 
 double now() { return MPI_Wtime(); }
 
 }  // namespace
 
-std::string comm_name(Comm c) {
-  static const char* const names[] = {"allgather", "bcast", "p2p", "isend", "irecv"};
-  return names[static_cast<int>(c)];
-}
-
-Comm parse_comm(const std::string& name) {
-  for (const Comm c : kComms)
-    if (comm_name(c) == name) return c;
-  throw input_error(fmt::format("unknown communication \"{}\": allgather, bcast, p2p, isend or irecv", name));
-}
+std::string comm_name(Comm c) { return detail::name_of(c, kCommNames); }
+Comm parse_comm(const std::string& name) { return detail::parse_name<Comm>(name, kCommNames, "communication"); }
 
 bool overlaps(Comm c) { return c == Comm::isend || c == Comm::irecv; }
 
@@ -65,10 +59,8 @@ Exchange::Exchange(const DistributedMatrix& a) : a_(a) {
     p.buffer.resize(static_cast<std::size_t>(p.count));
     send_.push_back(std::move(p));
   }
-  for (int r = 0; r < ranks; ++r) {
-    counts_.push_back(static_cast<int>(blocks.of(r).size()));
-    displs_.push_back(static_cast<int>(blocks.of(r).begin));
-  }
+  counts_ = blocks.counts();
+  displs_ = blocks.displacements();
 }
 
 double Exchange::bytes_received(Comm how) const {

@@ -6,21 +6,18 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gmres/named.hpp"
 #include "mpi/comm.hpp"
 #include "ulibc/error.hpp"
 
 namespace ulibc::gmres {
 
-std::string orth_name(Orth o) {
-  static const char* const names[] = {"cgs", "mgs", "cgs2"};
-  return names[static_cast<int>(o)];
-}
+namespace {
+constexpr std::array<const char*, 3> kOrthNames = {"cgs", "mgs", "cgs2"};
+}  // namespace
 
-Orth parse_orth(const std::string& name) {
-  for (const Orth o : kOrths)
-    if (orth_name(o) == name) return o;
-  throw input_error(fmt::format("unknown orthogonalisation \"{}\": cgs, mgs or cgs2", name));
-}
+std::string orth_name(Orth o) { return detail::name_of(o, kOrthNames); }
+Orth parse_orth(const std::string& name) { return detail::parse_name<Orth>(name, kOrthNames, "orthogonalisation"); }
 
 Vector& Basis::operator[](int k) {
   while (static_cast<int>(v_.size()) <= k) v_.emplace_back(team_, team_.rows());

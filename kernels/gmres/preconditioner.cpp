@@ -5,28 +5,24 @@
 
 #include <cmath>
 
+#include "gmres/named.hpp"
 #include "mpi/comm.hpp"
 #include "ulibc/error.hpp"
 
 namespace ulibc::gmres {
 
-std::string precond_name(Precond p) {
-  static const char* const names[] = {"none", "jacobi", "bilu0", "poly"};
-  return names[static_cast<int>(p)];
-}
+namespace {
+constexpr std::array<const char*, 4> kPrecondNames = {"none", "jacobi", "bilu0", "poly"};
+constexpr std::array<const char*, 2> kIluBlockNames = {"rank", "thread"};
+}  // namespace
 
+std::string precond_name(Precond p) { return detail::name_of(p, kPrecondNames); }
 Precond parse_precond(const std::string& name) {
-  for (const Precond p : kPreconds)
-    if (precond_name(p) == name) return p;
-  throw input_error(fmt::format("unknown preconditioner \"{}\": none, jacobi, bilu0 or poly", name));
+  return detail::parse_name<Precond>(name, kPrecondNames, "preconditioner");
 }
-
-std::string ilu_blocks_name(IluBlocks b) { return b == IluBlocks::rank ? "rank" : "thread"; }
-
+std::string ilu_blocks_name(IluBlocks b) { return detail::name_of(b, kIluBlockNames); }
 IluBlocks parse_ilu_blocks(const std::string& name) {
-  if (name == "rank") return IluBlocks::rank;
-  if (name == "thread") return IluBlocks::thread;
-  throw input_error(fmt::format("unknown ILU(0) blocks \"{}\": rank or thread", name));
+  return detail::parse_name<IluBlocks>(name, kIluBlockNames, "ILU(0) blocks");
 }
 
 namespace {

@@ -3,20 +3,17 @@
 
 #include <fmt/format.h>
 
+#include "gmres/named.hpp"
 #include "ulibc/error.hpp"
 
 namespace ulibc::gmres {
 
-std::string kernel_name(Kernel k) {
-  static const char* const names[] = {"csr", "unroll2", "unroll4", "unroll8"};
-  return names[static_cast<int>(k)];
-}
+namespace {
+constexpr std::array<const char*, 4> kKernelNames = {"csr", "unroll2", "unroll4", "unroll8"};
+}  // namespace
 
-Kernel parse_kernel(const std::string& name) {
-  for (const Kernel k : kKernels)
-    if (kernel_name(k) == name) return k;
-  throw input_error(fmt::format("unknown SpMV kernel \"{}\": csr, unroll2, unroll4 or unroll8", name));
-}
+std::string kernel_name(Kernel k) { return detail::name_of(k, kKernelNames); }
+Kernel parse_kernel(const std::string& name) { return detail::parse_name<Kernel>(name, kKernelNames, "SpMV kernel"); }
 
 namespace {
 

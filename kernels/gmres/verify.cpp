@@ -14,12 +14,7 @@ extern "C" void dgesv_(const int* n, const int* nrhs, double* a, const int* lda,
 namespace ulibc::gmres {
 
 double true_relative_residual(const DistributedMatrix& a, const Vector& b, const Vector& x) {
-  const RowBlocks& blocks = a.blocks();
-  std::vector<int> counts, displs;
-  for (int r = 0; r < blocks.ranks(); ++r) {
-    counts.push_back(static_cast<int>(blocks.of(r).size()));
-    displs.push_back(static_cast<int>(blocks.of(r).begin));
-  }
+  const std::vector<int> counts = a.blocks().counts(), displs = a.blocks().displacements();
   std::vector<double> whole(static_cast<std::size_t>(a.global_rows()));
   mpi::check(MPI_Allgatherv(x.data(), static_cast<int>(a.rows()), MPI_DOUBLE, whole.data(), counts.data(),
                             displs.data(), MPI_DOUBLE, a.comm()),

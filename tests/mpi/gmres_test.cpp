@@ -69,11 +69,7 @@ Vector local_part(const DistributedMatrix& a, const std::vector<double>& whole) 
 }
 
 std::vector<double> gather(const DistributedMatrix& a, const Vector& v) {
-  std::vector<int> counts, displs;
-  for (int r = 0; r < a.blocks().ranks(); ++r) {
-    counts.push_back(static_cast<int>(a.blocks().of(r).size()));
-    displs.push_back(static_cast<int>(a.blocks().of(r).begin));
-  }
+  const std::vector<int> counts = a.blocks().counts(), displs = a.blocks().displacements();
   std::vector<double> whole(static_cast<std::size_t>(a.global_rows()));
   ulibc::mpi::check(MPI_Allgatherv(v.data(), static_cast<int>(a.rows()), MPI_DOUBLE, whole.data(), counts.data(),
                                    displs.data(), MPI_DOUBLE, MPI_COMM_WORLD),

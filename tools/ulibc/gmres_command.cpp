@@ -93,11 +93,7 @@ gmres::Vector right_hand_side(const GmresOptions& o, const gmres::DistributedMat
   mpi::together(a.comm(), [&] {
     if (a.rank() == kRoot) whole = sparse::read_matrix_market_vector_file(o.rhs, a.global_rows());
   });
-  std::vector<int> counts, displs;
-  for (int r = 0; r < a.blocks().ranks(); ++r) {
-    counts.push_back(static_cast<int>(a.blocks().of(r).size()));
-    displs.push_back(static_cast<int>(a.blocks().of(r).begin));
-  }
+  const std::vector<int> counts = a.blocks().counts(), displs = a.blocks().displacements();
   mpi::check(MPI_Scatterv(whole.data(), counts.data(), displs.data(), MPI_DOUBLE, b.data(), static_cast<int>(a.rows()),
                           MPI_DOUBLE, kRoot, a.comm()),
              "MPI_Scatterv");
@@ -106,11 +102,7 @@ gmres::Vector right_hand_side(const GmresOptions& o, const gmres::DistributedMat
 
 // The whole solution on rank 0, written as a Matrix Market array.
 void write_solution(const GmresOptions& o, const gmres::DistributedMatrix& a, const gmres::Vector& x) {
-  std::vector<int> counts, displs;
-  for (int r = 0; r < a.blocks().ranks(); ++r) {
-    counts.push_back(static_cast<int>(a.blocks().of(r).size()));
-    displs.push_back(static_cast<int>(a.blocks().of(r).begin));
-  }
+  const std::vector<int> counts = a.blocks().counts(), displs = a.blocks().displacements();
   std::vector<double> whole(a.rank() == kRoot ? static_cast<std::size_t>(a.global_rows()) : 0);
   mpi::check(MPI_Gatherv(x.data(), static_cast<int>(a.rows()), MPI_DOUBLE, whole.data(), counts.data(), displs.data(),
                          MPI_DOUBLE, kRoot, a.comm()),
