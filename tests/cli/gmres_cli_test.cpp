@@ -55,6 +55,15 @@ TEST(GmresCli, RhsInSolutionOut) {
   EXPECT_EQ(read_file(dir.path() + "/x.mtx"), "%%MatrixMarket matrix array real general\n3 1\n1\n2\n3\n");
 }
 
+// The time split as the paper's Fig. 12 draws it: a stacked bar, written where --plot says.
+TEST(GmresCli, PlotDrawsTheTimeSplit) {
+  TempDir dir;
+  const std::string svg = dir.path() + "/split.svg";
+  const CliResult r = run_cli({"gmres", "--generate", "convdiff2d:12", "--plot", svg});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(read_file(svg).find("<svg"), std::string::npos);
+}
+
 TEST(GmresCli, NotConvergingExitsThreeWithTheResidualReached) {
   const CliResult r = run_cli({"gmres", "--generate", "convdiff2d:30", "--precond", "none", "--restart", "5",
                                "--max-iterations", "10", "--json"});
