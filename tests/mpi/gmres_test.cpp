@@ -2,7 +2,8 @@
 //
 // ctest runs this program under `mpirun -n 1|2|3|4` (tests/mpi/CMakeLists.txt): every rank runs every test in the
 // same order, since the solver's calls are collective. Checks come after the collectives, so that a failing rank
-// does not leave the others waiting.
+// does not leave the others waiting. The sweeps over every variant and the real matrices are *Large: the release
+// build runs them, the sanitizer builds leave them out (scripts/test.sh).
 #include "gmres/gmres.hpp"
 
 #include <gtest/gtest.h>
@@ -156,7 +157,7 @@ TEST(Spmv, EveryKernelAndExchangeGivesTheSameProductOnAnyRankCount) {
   }
 }
 
-TEST(Solve, EveryOrthogonalisationAndPreconditionerGivesTheDenseSolution) {
+TEST(SolveLarge, EveryOrthogonalisationAndPreconditionerGivesTheDenseSolution) {
   for (CsrMatrix m : {model("convdiff2d:12"), random_matrix(200, 5, 11)}) {
     System s(std::move(m));
     for (const Orth o : kOrths)
@@ -176,7 +177,7 @@ TEST(Solve, EveryOrthogonalisationAndPreconditionerGivesTheDenseSolution) {
   }
 }
 
-TEST(Solve, EveryKernelAndExchangeGivesTheDenseSolution) {
+TEST(SolveLarge, EveryKernelAndExchangeGivesTheDenseSolution) {
   System s(random_matrix(250, 8, 3));
   for (const Kernel k : kKernels)
     for (const Comm c : kComms) {
@@ -230,7 +231,7 @@ TEST(Solve, TunedSolvesWhatTheFixedDefaultCannot) {
   EXPECT_NE(tuned.precond, Precond::none);
 }
 
-TEST(Solve, RealMatricesReachTheTolerance) {
+TEST(SolveLarge, RealMatricesReachTheTolerance) {
   const std::filesystem::path dir = ULIBC_MATRICES_DIR;
   if (!std::filesystem::exists(dir / "orsirr_1.mtx")) GTEST_SKIP() << dir << " has no orsirr_1.mtx";
   for (const char* name : {"orsirr_1", "sherman1", "gr_30_30"}) {
@@ -244,7 +245,7 @@ TEST(Solve, RealMatricesReachTheTolerance) {
 // plat362 (condition about 2e11) stalls every fixed PETSc setting near 2e-3; the tuned solver's growing restart
 // takes it to the tolerance. Whatever it reaches, it claims convergence only where the verifier agrees. Thousands
 // of steps of reductions: left to one and two ranks, which need not share processors.
-TEST(Solve, Plat362ClaimsOnlyWhatTheVerifierConfirms) {
+TEST(SolveLarge, Plat362ClaimsOnlyWhatTheVerifierConfirms) {
   const std::filesystem::path file = std::filesystem::path(ULIBC_MATRICES_DIR) / "plat362.mtx";
   if (!std::filesystem::exists(file)) GTEST_SKIP() << file << " is absent";
   if (ranks() > 2) GTEST_SKIP() << "thousands of steps on oversubscribed ranks";
