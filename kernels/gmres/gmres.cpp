@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 
 #include "gmres/tuner.hpp"
@@ -23,6 +24,20 @@ void check(const Options& o) {
 
 namespace {
 
+template <class Value, class Parse>
+std::optional<Value> knob(const std::string& word, Parse parse) {
+  if (word == "auto") return std::nullopt;
+  return parse(word);
+}
+
+int parse_restart(const std::string& word) {
+  int m = 0;
+  const auto [end, ec] = std::from_chars(word.data(), word.data() + word.size(), m);
+  if (ec != std::errc() || end != word.data() + word.size() || m < 1)
+    throw input_error(fmt::format("--restart \"{}\": a whole number from 1, or auto", word));
+  return m;
+}
+
 // Each part averaged over the ranks; the total is the slowest rank's, the time to solution.
 TimeSplit across_ranks(TimeSplit t, MPI_Comm comm) {
   const double ranks = mpi::place_in(comm).size;
@@ -33,6 +48,14 @@ TimeSplit across_ranks(TimeSplit t, MPI_Comm comm) {
 }
 
 }  // namespace
+
+void set_knobs(Options& o, const KnobWords& w) {
+  o.restart = knob<int>(w.restart, parse_restart);
+  o.orth = knob<Orth>(w.orth, parse_orth);
+  o.precond = knob<Precond>(w.precond, parse_precond);
+  o.kernel = knob<Kernel>(w.spmv, parse_kernel);
+  o.comm = knob<Comm>(w.comm, parse_comm);
+}
 
 Result solve(const DistributedMatrix& a, const Vector& b, Vector& x, const Options& opts) {
   check(opts);

@@ -38,6 +38,13 @@ struct Options {
 // Error(input) for tol outside (0, 1), max_iterations < 1, restart < 1, a poly degree outside 0..20.
 void check(const Options& o);
 
+// The knobs as a command line words them: "auto" or a value's name ("cgs2", "bilu0"), the restart a number.
+struct KnobWords {
+  std::string restart = "auto", orth = "auto", precond = "auto", spmv = "auto", comm = "auto";
+};
+// Sets o's knobs from `w`. Error(input) naming the option and the accepted words for anything else.
+void set_knobs(Options& o, const KnobWords& w);
+
 // One choice the solver made, with the measurements behind it.
 struct Decision {
   std::string knob;    // "comm", "spmv", "precond", "orth", "restart"

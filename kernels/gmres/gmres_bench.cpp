@@ -32,12 +32,6 @@ constexpr const char* kDefaultProblem = "convdiff2d:400";  // the seed's 2-D pro
 constexpr const char* kQuickProblem = "convdiff2d:40";
 constexpr int kProductReps = 50;
 
-template <class T, class Parse>
-std::optional<T> knob(const std::string& word, Parse parse) {
-  if (word == "auto") return std::nullopt;
-  return parse(word);
-}
-
 class GmresBench final : public harness::BenchKernel {
  public:
   std::string name() const override { return "gmres"; }
@@ -51,10 +45,10 @@ class GmresBench final : public harness::BenchKernel {
         ->type_name("PROBLEM");
     app.add_option("--tol", tol_, "Relative residual to reach (default 1e-8)");
     app.add_option("--reps", reps_, "Solves per run (default 3)");
-    app.add_option("--restart", restart_, "m or auto")->type_name("M|auto");
-    app.add_option("--orth", orth_, "cgs, mgs, cgs2 or auto");
-    app.add_option("--precond", precond_, "none, jacobi, bilu0, poly or auto");
-    app.add_option("--spmv", spmv_, "csr, unroll2, unroll4, unroll8 or auto");
+    app.add_option("--restart", knobs_.restart, "m or auto")->type_name("M|auto");
+    app.add_option("--orth", knobs_.orth, "cgs, mgs, cgs2 or auto");
+    app.add_option("--precond", knobs_.precond, "none, jacobi, bilu0, poly or auto");
+    app.add_option("--spmv", knobs_.spmv, "csr, unroll2, unroll4, unroll8 or auto");
   }
 
   void prepare(const Topology&, int, bool quick) override {
@@ -63,10 +57,7 @@ class GmresBench final : public harness::BenchKernel {
     if (mpi::place_in(MPI_COMM_WORLD).size != 1)
       throw input_error("ulibc bench gmres measures one rank; for several, mpirun -n K ulibc gmres");
     options_ = Options{.tol = tol_};
-    if (restart_ != "auto") options_.restart = std::stoi(restart_);
-    options_.orth = knob<Orth>(orth_, parse_orth);
-    options_.precond = knob<Precond>(precond_, parse_precond);
-    options_.kernel = knob<Kernel>(spmv_, parse_kernel);
+    set_knobs(options_, knobs_);
     check(options_);
     if (reps_ < 1) throw input_error(fmt::format("--reps {}: at least one solve", reps_));
     if (!matrix_.empty()) {
@@ -82,9 +73,15 @@ class GmresBench final : public harness::BenchKernel {
   }
 
   nlohmann::ordered_json parameters() const override {
-    return {{"matrix", name_},     {"rows", global_.rows()}, {"nonzeros", global_.nonzeros()},
-            {"tol", options_.tol}, {"reps", reps_},          {"restart", restart_},
-            {"orth", orth_},       {"precond", precond_},    {"spmv", spmv_}};
+    return {{"matrix", name_},
+            {"rows", global_.rows()},
+            {"nonzeros", global_.nonzeros()},
+            {"tol", options_.tol},
+            {"reps", reps_},
+            {"restart", knobs_.restart},
+            {"orth", knobs_.orth},
+            {"precond", knobs_.precond},
+            {"spmv", knobs_.spmv}};
   }
   std::string headline() const override { return "solve"; }
 
@@ -137,7 +134,8 @@ class GmresBench final : public harness::BenchKernel {
   }
 
  private:
-  std::string matrix_, generate_, restart_ = "auto", orth_ = "auto", precond_ = "auto", spmv_ = "auto";
+  std::string matrix_, generate_;
+  KnobWords knobs_;
   double tol_ = 1e-8;
   int reps_ = 3;
   std::unique_ptr<mpi::Session> session_;

@@ -6,7 +6,6 @@
 // residual reached --tol, 3 when it did not (the residual reached is printed), 2 for bad input, 1 otherwise.
 #include <fmt/format.h>
 
-#include <charconv>
 #include <fstream>
 #include <memory>
 
@@ -33,34 +32,16 @@ struct GmresOptions {
   CLI::Option* json_opt = nullptr;
   double tol = 1e-8;
   long max_iterations = 10000;
-  std::string restart = "auto", orth = "auto", precond = "auto", spmv = "auto", comm = "auto";
+  gmres::KnobWords knobs;
   std::string ilu_blocks = "rank";
   int poly_degree = 3;
 };
-
-template <class T, class Parse>
-std::optional<T> knob(const std::string& word, Parse parse) {
-  if (word == "auto") return std::nullopt;
-  return parse(word);
-}
-
-int parse_restart(const std::string& word) {
-  int m = 0;
-  const auto [end, ec] = std::from_chars(word.data(), word.data() + word.size(), m);
-  if (ec != std::errc() || end != word.data() + word.size() || m < 1)
-    throw input_error(fmt::format("--restart \"{}\": a whole number from 1, or auto", word));
-  return m;
-}
 
 gmres::Options solver_options(const GmresOptions& o) {
   if (o.matrix.empty() == o.generate.empty())
     throw input_error("give the matrix: --matrix FILE.mtx or --generate poisson2d|poisson3d|convdiff2d|convdiff3d:N");
   gmres::Options s{.tol = o.tol, .max_iterations = o.max_iterations};
-  if (o.restart != "auto") s.restart = parse_restart(o.restart);
-  s.orth = knob<gmres::Orth>(o.orth, gmres::parse_orth);
-  s.precond = knob<gmres::Precond>(o.precond, gmres::parse_precond);
-  s.kernel = knob<gmres::Kernel>(o.spmv, gmres::parse_kernel);
-  s.comm = knob<gmres::Comm>(o.comm, gmres::parse_comm);
+  gmres::set_knobs(s, o.knobs);
   s.precond_options = {.ilu_blocks = gmres::parse_ilu_blocks(o.ilu_blocks), .poly_degree = o.poly_degree};
   gmres::check(s);
   if (!o.plot.empty()) check_plot_target(o.plot);
@@ -254,12 +235,12 @@ Command add_gmres_command(CLI::App& parent) {
   sub->add_option("--rhs", o->rhs, "b as a Matrix Market array (N x 1); default b = A·1")->type_name("B.mtx");
   sub->add_option("--tol", o->tol, "Stop when ||b - A x|| <= tol ||b|| (default 1e-8)");
   sub->add_option("--max-iterations", o->max_iterations, "Arnoldi steps at most, trials included (default 10000)");
-  sub->add_option("--restart", o->restart, "m, or auto: 30, grown when a cycle stalls (default auto)")
+  sub->add_option("--restart", o->knobs.restart, "m, or auto: 30, grown when a cycle stalls (default auto)")
       ->type_name("M|auto");
-  sub->add_option("--orth", o->orth, "cgs, mgs, cgs2 or auto (default)")->type_name("WAY");
-  sub->add_option("--precond", o->precond, "none, jacobi, bilu0, poly or auto (default)")->type_name("M");
-  sub->add_option("--spmv", o->spmv, "csr, unroll2, unroll4, unroll8 or auto (default)")->type_name("KERNEL");
-  sub->add_option("--comm", o->comm, "allgather, bcast, p2p, isend, irecv or auto (default)")->type_name("WAY");
+  sub->add_option("--orth", o->knobs.orth, "cgs, mgs, cgs2 or auto (default)")->type_name("WAY");
+  sub->add_option("--precond", o->knobs.precond, "none, jacobi, bilu0, poly or auto (default)")->type_name("M");
+  sub->add_option("--spmv", o->knobs.spmv, "csr, unroll2, unroll4, unroll8 or auto (default)")->type_name("KERNEL");
+  sub->add_option("--comm", o->knobs.comm, "allgather, bcast, p2p, isend, irecv or auto (default)")->type_name("WAY");
   sub->add_option("--ilu-blocks", o->ilu_blocks,
                   "bilu0's blocks when fixed by hand: one per rank (default) or per thread (auto tries both)")
       ->type_name("thread|rank");
