@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 
-#include "mpi/comm.hpp"
 #include "ulibc/error.hpp"
 
 namespace ulibc::mpi {
@@ -22,22 +22,11 @@ double Curve::at(double b) const {
   return std::exp(std::log(seconds[k - 1]) + f * (std::log(seconds[k]) - std::log(seconds[k - 1])));
 }
 
-std::string layout_key(MPI_Comm comm) {
-  const Place me = place_in(comm);
-  MPI_Comm node = MPI_COMM_NULL;
-  check(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node), "MPI_Comm_split_type");
-  int leader = place_in(node).rank == 0 ? 1 : 0;
-  check(MPI_Comm_free(&node), "MPI_Comm_free");
-  check(MPI_Allreduce(MPI_IN_PLACE, &leader, 1, MPI_INT, MPI_SUM, comm), "MPI_Allreduce");
-  std::string host = processor_name();
-  int length = static_cast<int>(host.size());
-  check(MPI_Bcast(&length, 1, MPI_INT, 0, comm), "MPI_Bcast");
-  host.resize(static_cast<std::size_t>(length));
-  check(MPI_Bcast(host.data(), length, MPI_CHAR, 0, comm), "MPI_Bcast");
-  return fmt::format("{}/{} ranks/{} hosts", host, me.size, leader);
-}
-
 namespace {
+
+// Beyond any measurement: a size or time past these is a broken file, and reading one would overflow.
+constexpr double kMaxBytes = 0x1p48;
+constexpr double kMaxSeconds = 1e6;
 
 nlohmann::json to_json(const Curve& c) { return {{"bytes", c.bytes}, {"seconds", c.seconds}}; }
 
@@ -49,52 +38,64 @@ Curve curve_from(const nlohmann::json& j, const std::string& name, const std::st
   c.seconds = o.at("seconds").get<std::vector<double>>();
   const bool sizes_ok = std::is_sorted(c.bytes.begin(), c.bytes.end()) &&
                         std::adjacent_find(c.bytes.begin(), c.bytes.end()) == c.bytes.end();
-  const bool positive = std::all_of(c.bytes.begin(), c.bytes.end(), [](double v) { return v > 0; }) &&
-                        std::all_of(c.seconds.begin(), c.seconds.end(), [](double v) { return v > 0; });
+  const auto in = [](double lo, double hi) { return [=](double v) { return v > lo && v <= hi; }; };
+  const bool positive = std::all_of(c.bytes.begin(), c.bytes.end(), in(0, kMaxBytes)) &&
+                        std::all_of(c.seconds.begin(), c.seconds.end(), in(0, kMaxSeconds));
   if (c.bytes.size() != c.seconds.size() || !sizes_ok || !positive)
     throw input_error(
-        fmt::format("{}: \"{}\" needs as many positive seconds as strictly ascending positive sizes", path, name));
+        fmt::format("{}: \"{}\" needs as many seconds (0 to {:g}) as strictly ascending sizes (0 to {:g} bytes)", path,
+                    name, kMaxSeconds, kMaxBytes));
   return c;
 }
 
-nlohmann::json read_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return nlohmann::json::object();
+// The file's text as JSON, its shape checked: an object whose "profiles" is a list of objects, each with a "key".
+nlohmann::json parse_file(const std::string& text, const std::string& source) {
   try {
-    const nlohmann::json j = nlohmann::json::parse(in);
-    if (!j.is_object() || !j.contains("profiles") || !j.at("profiles").is_array())
-      throw input_error(fmt::format("{}: not an MPI profile (no \"profiles\" list)", path));
+    const nlohmann::json j = nlohmann::json::parse(text);
+    const bool shaped = j.is_object() && j.contains("profiles") && j.at("profiles").is_array() &&
+                        std::all_of(j.at("profiles").begin(), j.at("profiles").end(), [](const nlohmann::json& p) {
+                          return p.is_object() && p.contains("key") && p.at("key").is_string();
+                        });
+    if (!shaped)
+      throw input_error(fmt::format("{}: not an MPI profile (a \"profiles\" list of objects with a \"key\")", source));
     return j;
   } catch (const nlohmann::json::exception& e) {
-    throw input_error(fmt::format("{}: not an MPI profile: {}", path, e.what()));
+    throw input_error(fmt::format("{}: not an MPI profile: {}", source, e.what()));
   }
 }
 
+std::string read_text(std::ifstream& in) { return {std::istreambuf_iterator<char>(in), {}}; }
+
 }  // namespace
 
-std::optional<CommProfile> load_profile(const std::string& path, const std::string& key) {
-  std::ifstream probe(path);
-  if (!probe) throw input_error(fmt::format("{}: cannot open the MPI profile", path));
-  const nlohmann::json file = read_file(path);
+std::optional<CommProfile> parse_profile(const std::string& text, const std::string& source, const std::string& key) {
+  const nlohmann::json file = parse_file(text, source);
   try {
     for (const auto& p : file.at("profiles")) {
       if (p.at("key").get<std::string>() != key) continue;
-      return CommProfile{key, curve_from(p, "p2p", path), curve_from(p, "allgather", path),
-                         curve_from(p, "bcast", path), curve_from(p, "allreduce", path)};
+      return CommProfile{key, curve_from(p, "p2p", source), curve_from(p, "allgather", source),
+                         curve_from(p, "bcast", source), curve_from(p, "allreduce", source)};
     }
   } catch (const nlohmann::json::exception& e) {
-    throw input_error(fmt::format("{}: not an MPI profile: {}", path, e.what()));
+    throw input_error(fmt::format("{}: not an MPI profile: {}", source, e.what()));
   }
   return std::nullopt;
 }
 
+std::optional<CommProfile> load_profile(const std::string& path, const std::string& key) {
+  std::ifstream in(path);
+  if (!in) throw input_error(fmt::format("{}: cannot open the MPI profile", path));
+  return parse_profile(read_text(in), path, key);
+}
+
 void save_profile(const std::string& path, const CommProfile& p) {
-  nlohmann::json file = read_file(path);
-  if (!file.contains("profiles")) file["profiles"] = nlohmann::json::array();
+  // An existing file keeps its other profiles; one that is not a profile is not overwritten.
+  std::ifstream in(path);
+  nlohmann::json file = in ? parse_file(read_text(in), path) : nlohmann::json{{"profiles", nlohmann::json::array()}};
+  in.close();
   auto& list = file["profiles"];
-  list.erase(
-      std::remove_if(list.begin(), list.end(), [&](const nlohmann::json& q) { return q.value("key", "") == p.key; }),
-      list.end());
+  list.erase(std::remove_if(list.begin(), list.end(), [&](const nlohmann::json& q) { return q.at("key") == p.key; }),
+             list.end());
   list.push_back({{"key", p.key},
                   {"p2p", to_json(p.p2p)},
                   {"allgather", to_json(p.allgather)},

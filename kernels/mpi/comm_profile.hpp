@@ -8,8 +8,6 @@
 // The file is JSON: {"profiles": [ {"key": …, "p2p": {"bytes": […], "seconds": […]}, "allgather": …, "bcast": …,
 // "allreduce": …}, … ]}, one profile per machine and rank layout, so one file serves several layouts.
 #pragma once
-#include <mpi.h>
-
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,19 +24,18 @@ struct Curve {
 };
 
 struct CommProfile {
-  std::string key;  // layout_key() of the job it was measured on
+  std::string key;  // layout_key() of the job it was measured on (mpi/rank_placement.hpp)
   Curve p2p;        // one message between two ranks of the job (half a round trip)
   Curve allgather;  // MPI_Allgather, `bytes` from each rank
   Curve bcast;      // MPI_Bcast of `bytes` from one rank to all
   Curve allreduce;  // MPI_Allreduce (sum) of `bytes` of doubles
 };
 
-// Collective: "<host of rank 0>/<ranks> ranks/<hosts> hosts": what a profile must match to apply.
-std::string layout_key(MPI_Comm comm);
-
 // The profile stored under `key` in the file at `path`; nullopt when the file has none for it. Error(input) naming
 // the file for one that cannot be read or is not such a file.
 std::optional<CommProfile> load_profile(const std::string& path, const std::string& key);
+// The same from a file's text; `source` names it in messages.
+std::optional<CommProfile> parse_profile(const std::string& text, const std::string& source, const std::string& key);
 // Stores `p` in the file at `path`, replacing a profile of the same key and keeping the others; creates the file.
 void save_profile(const std::string& path, const CommProfile& p);
 

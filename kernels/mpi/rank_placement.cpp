@@ -1,6 +1,8 @@
 // mpi/rank_placement.cpp — the ranks on one machine, found by MPI, and their shares.
 #include "mpi/rank_placement.hpp"
 
+#include <fmt/format.h>
+
 #include <vector>
 
 namespace ulibc::mpi {
@@ -41,6 +43,21 @@ RankPlacement place_rank(MPI_Comm comm, const Topology& topo, const Policy& poli
   me.rule = shares.rule_name();
   me.view = topo.restricted_to(me.share);
   return me;
+}
+
+std::string layout_key(MPI_Comm comm) {
+  const Place me = place_in(comm);
+  MPI_Comm node = MPI_COMM_NULL;
+  check(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node), "MPI_Comm_split_type");
+  int leader = place_in(node).rank == 0 ? 1 : 0;
+  check(MPI_Comm_free(&node), "MPI_Comm_free");
+  check(MPI_Allreduce(MPI_IN_PLACE, &leader, 1, MPI_INT, MPI_SUM, comm), "MPI_Allreduce");
+  std::string host = processor_name();
+  int length = static_cast<int>(host.size());
+  check(MPI_Bcast(&length, 1, MPI_INT, 0, comm), "MPI_Bcast");
+  host.resize(static_cast<std::size_t>(length));
+  check(MPI_Bcast(host.data(), length, MPI_CHAR, 0, comm), "MPI_Bcast");
+  return fmt::format("{}/{} ranks/{} hosts", host, me.size, leader);
 }
 
 nlohmann::ordered_json rank_table(MPI_Comm comm, const RankPlacement& me, const Mapping& threads) {

@@ -33,4 +33,8 @@ RankPlacement place_rank(MPI_Comm comm, const Topology& topo, const Policy& poli
 // threads run on), gathered in rank order on every rank: the table every JSON record of an MPI command carries.
 nlohmann::ordered_json rank_table(MPI_Comm comm, const RankPlacement& me, const Mapping& threads);
 
+// Collective: "<host of rank 0>/<ranks> ranks/<hosts> hosts", the layout a stored MPI profile must match
+// (mpi/comm_profile.hpp).
+std::string layout_key(MPI_Comm comm);
+
 }  // namespace ulibc::mpi
