@@ -27,17 +27,22 @@ Vector& Basis::operator[](int k) {
 namespace {
 
 // v_j·w for j = 0..k and, when `with_length`, w·w last: this rank's sums, per thread then in thread order.
+// The sums run as SIMD reductions (several partial sums in the vector lanes): a single running sum would wait on
+// each addition in turn, and the dot products, not memory, would bound the orthogonalisation.
 std::vector<double> local_dots(Basis& v, int k, const Vector& w, bool with_length, const Team& team) {
   const std::size_t n = static_cast<std::size_t>(k) + 1 + (with_length ? 1 : 0);
   std::vector<const double*> rows;
   for (int j = 0; j <= k; ++j) rows.push_back(v[j].data());
   if (with_length) rows.push_back(w.data());
   std::vector<double> partial(n * static_cast<std::size_t>(team.threads()), 0.0);
+  const double* __restrict x = w.data();
   team.run([&](int t, IndexRange<Index> r) {
     double* mine = partial.data() + n * static_cast<std::size_t>(t);
     for (std::size_t j = 0; j < n; ++j) {
+      const double* __restrict vj = rows[j];
       double s = 0;
-      for (Index i = r.begin; i < r.end; ++i) s += rows[j][i] * w[i];
+#pragma omp simd reduction(+ : s)
+      for (Index i = r.begin; i < r.end; ++i) s += vj[i] * x[i];
       mine[j] = s;
     }
   });
@@ -51,9 +56,13 @@ std::vector<double> local_dots(Basis& v, int k, const Vector& w, bool with_lengt
 void subtract_projections(Basis& v, int k, const double* h, Vector& w, const Team& team) {
   std::vector<const double*> rows;
   for (int j = 0; j <= k; ++j) rows.push_back(v[j].data());
+  double* __restrict y = w.data();
   team.run([&](int, IndexRange<Index> r) {
-    for (int j = 0; j <= k; ++j)
-      for (Index i = r.begin; i < r.end; ++i) w[i] -= h[j] * rows[static_cast<std::size_t>(j)][i];
+    for (int j = 0; j <= k; ++j) {
+      const double* __restrict vj = rows[static_cast<std::size_t>(j)];
+      const double hj = h[j];
+      for (Index i = r.begin; i < r.end; ++i) y[i] -= hj * vj[i];
+    }
   });
 }
 

@@ -128,6 +128,7 @@ class BlockIlu0 final : public Preconditioner {
     });
     for (const std::string& f : failures)
       if (!f.empty()) throw input_error(f);
+    for (const Index d : diag_) inverse_pivot_.push_back(1 / values_[d]);  // the solves multiply
   }
 
   std::string factor(IndexRange<Index> b) {
@@ -161,7 +162,7 @@ class BlockIlu0 final : public Preconditioner {
     for (Index i = b.end - 1; i >= b.begin; --i) {  // U z = y
       double s = z[i];
       for (Index k = diag_[i] + 1; k < row_start_[i + 1]; ++k) s -= values_[k] * z[columns_[k]];
-      z[i] = s / values_[diag_[i]];
+      z[i] = s * inverse_pivot_[i];
     }
   }
 
@@ -171,7 +172,7 @@ class BlockIlu0 final : public Preconditioner {
   std::vector<IndexRange<Index>> blocks_;
   std::vector<Index> row_start_, diag_;
   std::vector<Column> columns_;
-  std::vector<double> values_;
+  std::vector<double> values_, inverse_pivot_;
 };
 
 class Neumann final : public Preconditioner {

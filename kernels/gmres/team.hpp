@@ -44,13 +44,14 @@ class Team {
     }
   }
 
-  // Σ over the rows of term(i), summed per thread and then in thread order: the same rows and order every time,
-  // so the same inputs give the same bits.
+  // Σ over the rows of term(i), summed per thread (a SIMD reduction) and then in thread order: the same rows and
+  // order every time, so the same inputs give the same bits.
   template <class Term>
   double sum(Term&& term) const {
     std::vector<double> partial(static_cast<std::size_t>(threads()), 0.0);
     run([&](int t, IndexRange<Index> r) {
       double s = 0;
+#pragma omp simd reduction(+ : s)
       for (Index i = r.begin; i < r.end; ++i) s += term(i);
       partial[static_cast<std::size_t>(t)] = s;
     });
