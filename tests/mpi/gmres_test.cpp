@@ -280,8 +280,9 @@ TEST(BadInput, ZeroPivotIsNamedAndAutoLeavesItOut) {
       message = err.what();
     }
     // The rank that owns row 2 names it; the others leave silently.
-    if (s.a.own().begin <= 1 && 1 < s.a.own().end)
+    if (s.a.own().begin <= 1 && 1 < s.a.own().end) {
       EXPECT_NE(message.find("row 2"), std::string::npos) << precond_name(p) << ": " << message;
+    }
   }
   const auto [error, r] = s.solve({.tol = 1e-8});
   EXPECT_TRUE(r.converged);
@@ -295,7 +296,9 @@ TEST(BadInput, OptionsOutOfRangeAndMoreRanksThanRows) {
   EXPECT_THROW(check(Options{.restart = 0}), ulibc::Error);
   EXPECT_THROW(check(Options{.precond_options = {.poly_degree = 21}}), ulibc::Error);
   const CsrMatrix tiny = model("poisson2d:1");  // one row
-  if (ranks() > 1) EXPECT_THROW(DistributedMatrix::scatter(tiny, 0, MPI_COMM_WORLD, 1), ulibc::Error);
+  if (ranks() > 1) {
+    EXPECT_THROW(DistributedMatrix::scatter(tiny, 0, MPI_COMM_WORLD, 1), ulibc::Error);
+  }
   const CsrMatrix wide(2, 3, std::vector<Entry>{{0, 0, 1}, {1, 2, 1}});
   EXPECT_THROW(DistributedMatrix::scatter(wide, 0, MPI_COMM_WORLD, 1), ulibc::Error);
 }
