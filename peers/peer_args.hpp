@@ -1,8 +1,8 @@
-// peers/peer_args.hpp — the whole-number options of the peer drivers, read one way.
+// peers/peer_args.hpp — the number options of the peer drivers, read one way.
 //
 // The drivers are small programs without CLI11 (they build wherever their
-// peer does); each option that counts something is read here, so that a bad
-// value gets the same one-line error and the drivers' usage exit code, 2.
+// peer does); each option that counts or measures something is read here, so
+// that a bad value gets the same one-line error and the drivers' usage exit code, 2.
 #pragma once
 #include <cerrno>
 #include <cstdio>
@@ -20,6 +20,20 @@ inline long long parse_count(const std::string& text, const char* option, long l
   const bool digits_only = !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
   if (!digits_only || errno == ERANGE || *end != '\0' || v < min || v > max) {
     std::fprintf(stderr, "%s: expected a whole number from %lld to %lld, got \"%s\"\n", option, min, max, text.c_str());
+    std::exit(2);
+  }
+  return v;
+}
+
+// `text` as a finite number from min to max (a tolerance, a factor); otherwise a line naming `option` on
+// stderr and exit 2. Blanks and trailing characters are refused.
+inline double parse_real(const std::string& text, const char* option, double min, double max) {
+  char* end = nullptr;
+  errno = 0;
+  const double v = std::strtod(text.c_str(), &end);
+  const bool blank = text.empty() || text.find_first_of(" \t\n") != std::string::npos;
+  if (blank || errno == ERANGE || *end != '\0' || !(v >= min && v <= max)) {
+    std::fprintf(stderr, "%s: expected a number from %g to %g, got \"%s\"\n", option, min, max, text.c_str());
     std::exit(2);
   }
   return v;
