@@ -1,5 +1,6 @@
 """What the side-by-side comparisons with peer programs share (peers/bfs_vs_peers.py,
-peers/sssp_vs_peers.py): running a command with its peak RSS, building a driver
+peers/sssp_vs_peers.py, peers/gmres_vs_petsc.py): running a command with its peak RSS
+or with a time limit, building a driver
 against GAP's sources, starting GAP's OpenMP threads with ULIBC's placement,
 describing the machine, listing the commands run.
 
@@ -9,6 +10,7 @@ from their own directory (Python puts a script's directory first on sys.path).
 import os
 import re
 import shlex
+import signal
 import subprocess
 import sys
 import tempfile
@@ -48,13 +50,16 @@ static void print_thread_cpus() {
 '''
 
 
-def run(cmd):
-    """Run cmd; return (stdout, its peak RSS in bytes, seconds); exit on failure.
+def _spawn(cmd, timeout=None):
+    """Run cmd; return (exit status, or None when stopped at `timeout` seconds, stdout, stderr, peak RSS, seconds).
 
     The peak RSS comes from GNU time's %M where /usr/bin/time exists: the
     program's own high-water mark, after a fork from the small `time`
     process. Without it, from wait4's ru_maxrss, which Linux lets include the
     RSS this Python process had when it forked the program (some 10-20 MB).
+    With a time limit the program gets a process group of its own, stopped
+    as a whole: SIGTERM first, which mpirun passes on to its ranks, then
+    SIGKILL for whatever is left after 5 seconds.
     """
     cmd = [str(c) for c in cmd]
     COMMANDS.append(" ".join(shlex.quote(c) for c in cmd))
@@ -62,7 +67,21 @@ def run(cmd):
         timed = os.access(TIME, os.X_OK)
         full = [TIME, "-f", "%M", "-o", rss_file.name] + cmd if timed else cmd
         t0 = time.monotonic()
-        proc = subprocess.Popen(full, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        proc = subprocess.Popen(full, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                start_new_session=timeout is not None)
+        stopped = []
+
+        def stop(sig):
+            stopped.append(sig)
+            try:
+                os.killpg(proc.pid, sig)
+            except ProcessLookupError:
+                pass
+
+        timers = [] if timeout is None else [threading.Timer(timeout, stop, (signal.SIGTERM,)),
+                                             threading.Timer(timeout + 5, stop, (signal.SIGKILL,))]
+        for t in timers:
+            t.start()
         # The pipes are read on threads: communicate() would reap the child before wait4 gets its rusage.
         out, err = [], []
         readers = [threading.Thread(target=lambda f, sink: sink.append(f.read()), args=(pipe, sink))
@@ -70,17 +89,36 @@ def run(cmd):
         for t in readers:
             t.start()
         _, status, usage = os.wait4(proc.pid, 0)
+        for t in timers:
+            t.cancel()
         for t in readers:
             t.join()
         proc.returncode = os.waitstatus_to_exitcode(status)
         seconds = time.monotonic() - t0
-        if proc.returncode != 0:
-            sys.exit(f"failed ({proc.returncode}): {COMMANDS[-1]}\n{''.join(err)[-3000:]}")
         rss = usage.ru_maxrss * 1024
         if timed:
             lines = rss_file.read().split()
             rss = int(lines[-1]) * 1024 if lines and lines[-1].isdigit() else rss
-    return "".join(out), rss, seconds
+    return (None if stopped else proc.returncode), "".join(out), "".join(err), rss, seconds
+
+
+def run(cmd):
+    """Run cmd; return (stdout, its peak RSS in bytes, seconds); exit on failure."""
+    status, out, err, rss, seconds = _spawn(cmd)
+    if status != 0:
+        sys.exit(f"failed ({status}): {COMMANDS[-1]}\n{err[-3000:]}")
+    return out, rss, seconds
+
+
+def run_limited(cmd, timeout, accept=(0,)):
+    """Run cmd for at most `timeout` seconds; return (stdout, or None when it was stopped then, seconds).
+
+    An exit status outside `accept` (a solver's "not converged" may be one to accept) ends the script.
+    """
+    status, out, err, _, seconds = _spawn(cmd, timeout)
+    if status is not None and status not in accept:
+        sys.exit(f"failed ({status}): {COMMANDS[-1]}\n{err[-3000:]}")
+    return (None if status is None else out), seconds
 
 
 def gap_launch(ulibc, threads):
