@@ -39,7 +39,7 @@
 //            [--restart M] [--orth cgs|cgs2|mgs] [--precond none|jacobi|bilu0] [--matmult R [--rounds K]]
 //            [-petsc_option [value] ...]
 // Exit status 0 after a solve that converged, 3 after one that did not (the record printed all the same, as
-// `ulibc gmres` does), 2 for a bad option or input (one line naming it), 1 for anything else.
+// `ulibc gmres` does), 2 for a bad option or input (one line naming it), 1 for anything else (PETSc's errors).
 #include <petscksp.h>
 
 #include <algorithm>
@@ -50,6 +50,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "peer_args.hpp"
@@ -63,6 +64,10 @@ namespace {
 using ulibc::sparse::CsrMatrix;
 using ulibc::sparse::Index;
 using Json = nlohmann::ordered_json;
+
+// The matrix's values go to PETSc as they are: a complex or single-precision PETSc (PETSC_DIR naming one) would
+// solve another problem.
+static_assert(std::is_same_v<PetscScalar, double>, "a real, double-precision PETSc is needed (PETSC_DIR)");
 
 constexpr int kNotConverged = 3;  // `ulibc gmres`'s status for a solve that stopped short
 
@@ -153,7 +158,8 @@ Options parse(int argc, char** argv) {
       refuse(arg, "not an option of this driver (--help lists them; PETSc's take one dash)");
   }
   if (o.matrix_file.empty() == o.generate.empty()) refuse("--matrix", "give exactly one of --matrix and --generate");
-  if (o.generate.size()) {
+  if (!o.rhs_file.empty() && o.matmult_calls) refuse("--rhs", "has no use with --matmult, which solves nothing");
+  if (!o.generate.empty()) {
     try {
       ulibc::sparse::parse_model_problem(o.generate);
     } catch (const ulibc::Error& e) {
@@ -175,7 +181,7 @@ CsrMatrix load_matrix(const Options& o) {
 
 // The matrix's name in the record: the model problem's, or the file's name without its folder.
 std::string matrix_name(const Options& o) {
-  if (o.generate.size()) return o.generate;
+  if (!o.generate.empty()) return o.generate;
   const std::size_t slash = o.matrix_file.rfind('/');
   return slash == std::string::npos ? o.matrix_file : o.matrix_file.substr(slash + 1);
 }
@@ -188,7 +194,7 @@ PetscErrorCode set_shortcuts(const Options& o) {
   if (o.orth == "mgs") {
     PetscCall(PetscOptionsClearValue(nullptr, "-ksp_gmres_classicalgramschmidt"));
     PetscCall(set("-ksp_gmres_modifiedgramschmidt", nullptr));
-  } else if (o.orth.size()) {
+  } else if (!o.orth.empty()) {
     PetscCall(PetscOptionsClearValue(nullptr, "-ksp_gmres_modifiedgramschmidt"));
     PetscCall(set("-ksp_gmres_classicalgramschmidt", nullptr));
     PetscCall(set("-ksp_gmres_cgs_refinement_type", o.orth == "cgs2" ? "refine_always" : "refine_never"));
@@ -197,7 +203,7 @@ PetscErrorCode set_shortcuts(const Options& o) {
     PetscCall(set("-pc_type", "bjacobi"));
     PetscCall(set("-sub_pc_type", "ilu"));
     PetscCall(set("-sub_pc_factor_levels", "0"));
-  } else if (o.precond.size()) {
+  } else if (!o.precond.empty()) {
     PetscCall(set("-pc_type", o.precond.c_str()));
   }
   PetscFunctionReturn(0);
@@ -531,8 +537,8 @@ int main(int argc, char** argv) {
     // Every rank reads the whole input: the same bytes give every rank the same matrix, or the same error.
     const CsrMatrix a = load_matrix(o);
     std::optional<std::vector<double>> rhs;
-    if (o.rhs_file.size() && !o.matmult_calls) rhs = read_rhs(o.rhs_file, a.rows());
-    PetscCall(run(o, a, rhs, &status));
+    if (!o.rhs_file.empty()) rhs = read_rhs(o.rhs_file, a.rows());
+    if (run(o, a, rhs, &status) != 0) status = 1;  // PETSc has printed what failed
   } catch (const ulibc::Error& e) {
     if (rank == 0) std::fprintf(stderr, "%s\n", e.what());
     status = e.kind() == ulibc::ErrorKind::input ? 2 : 1;
