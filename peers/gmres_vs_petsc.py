@@ -338,7 +338,8 @@ def print_sweep(c, args):
                 cells.append("—")
             elif not series.converged:
                 last = series.records[-1]
-                cells.append(f"no ({last['true_relative_residual']:.1e}, {last['iterations']} it)")
+                why = "" if last["reason"] == "DIVERGED_ITS" else f", {last['reason']}"  # not the iteration limit
+                cells.append(f"no ({last['true_relative_residual']:.1e}, {last['iterations']} it{why})")
             else:
                 cells.append(f"{series.median():.4g} ({series.records[-1]['iterations']} it)")
         print(f"| m={restart} {orth} | " + " | ".join(cells) + " |")
