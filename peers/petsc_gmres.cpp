@@ -46,7 +46,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -255,19 +254,6 @@ PetscErrorCode build_matrix(const CsrMatrix& a, const RowBlock& rows, Mat* out) 
   PetscCall(MatAssemblyEnd(m, MAT_FINAL_ASSEMBLY));
   *out = m;
   PetscFunctionReturn(0);
-}
-
-// b's values from a Matrix Market array (or coordinate) file of n x 1; entries it does not store are 0.
-std::vector<double> read_rhs(const std::string& path, Index n) {
-  std::ifstream in(path);
-  if (!in) throw ulibc::input_error(path + ": cannot open the right-hand side");
-  const ulibc::sparse::MatrixEntries file = ulibc::sparse::read_matrix_market_entries(in, path);
-  if (file.rows != n || file.cols != 1)
-    throw ulibc::input_error(path + ": the right-hand side is " + std::to_string(file.rows) + " x " +
-                             std::to_string(file.cols) + ", the matrix has " + std::to_string(n) + " rows");
-  std::vector<double> b(static_cast<std::size_t>(n), 0.0);
-  for (const ulibc::sparse::Entry& e : file.entries) b[static_cast<std::size_t>(e.row)] = e.value;
-  return b;
 }
 
 // b = A·1, or the file's values in this rank's rows.
@@ -537,7 +523,7 @@ int main(int argc, char** argv) {
     // Every rank reads the whole input: the same bytes give every rank the same matrix, or the same error.
     const CsrMatrix a = load_matrix(o);
     std::optional<std::vector<double>> rhs;
-    if (!o.rhs_file.empty()) rhs = read_rhs(o.rhs_file, a.rows());
+    if (!o.rhs_file.empty()) rhs = ulibc::sparse::read_matrix_market_vector_file(o.rhs_file, a.rows());
     if (run(o, a, rhs, &status) != 0) status = 1;  // PETSc has printed what failed
   } catch (const ulibc::Error& e) {
     if (rank == 0) std::fprintf(stderr, "%s\n", e.what());
