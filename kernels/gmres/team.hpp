@@ -24,7 +24,12 @@ using sparse::Index;
 
 class Team {
  public:
-  // `row_start`: the rank's CSR offsets (rows + 1 of them). threads >= 1.
+  // Below this many stored entries a thread's share costs less than the fork and join of the parallel region
+  // that runs it (a few microseconds): a small matrix runs on fewer threads than the team has.
+  static constexpr Index kMinEntriesPerThread = 32768;
+
+  // `row_start`: the rank's CSR offsets (rows + 1 of them). Up to `threads` (>= 1) threads, at least
+  // kMinEntriesPerThread entries each.
   Team(std::span<const Index> row_start, int threads);
   int threads() const { return static_cast<int>(shares_.size()); }
   Index rows() const { return rows_; }

@@ -190,6 +190,29 @@ TEST(SolveLarge, EveryKernelAndExchangeGivesTheDenseSolution) {
     }
 }
 
+// A matrix big enough that each of two threads gets its share (Team::kMinEntriesPerThread): products, per-thread
+// ILU(0) blocks and the solve on a real team.
+TEST(Solve, TwoThreadsShareTheRowsOfALargerMatrix) {
+  const CsrMatrix m = model("convdiff2d:130");
+  const DistributedMatrix a = DistributedMatrix::scatter(m, 0, MPI_COMM_WORLD, 2);
+  if (ranks() == 1) EXPECT_EQ(a.team().threads(), 2);
+  std::vector<double> ones(static_cast<std::size_t>(m.rows()), 1.0);
+  const std::vector<double> whole_b = product(m, ones);
+  const Vector b = local_part(a, whole_b);
+  Operator op(a);
+  Vector y(a.team(), a.rows());
+  TimeSplit split;
+  op.apply(local_part(a, ones).data(), y.data(), split);
+  EXPECT_LT(relative_error(gather(a, y), whole_b), 1e-14);
+  for (const IluBlocks blocks : {IluBlocks::rank, IluBlocks::thread}) {
+    Vector x(a.team(), a.rows());
+    const Result r = ulibc::gmres::solve(
+        a, b, x, {.tol = 1e-8, .precond = Precond::bilu0, .precond_options = {.ilu_blocks = blocks}});
+    EXPECT_TRUE(r.converged) << ilu_blocks_name(blocks);
+    EXPECT_LE(true_relative_residual(a, b, x), 1e-8 * 1.0001) << ilu_blocks_name(blocks);
+  }
+}
+
 TEST(Solve, AutoTunesEveryKnobAndGivesTheDenseSolution) {
   System s(model("convdiff3d:9"));
   const auto [error, r] = s.solve({.tol = 1e-10});
