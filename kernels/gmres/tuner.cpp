@@ -141,14 +141,43 @@ double steps_per_decade(double lo, double hi) {
 
 }  // namespace
 
+namespace {
+
+// One candidate's trial: what it predicts, and what it leaves (its M, its iterate) in case it wins.
+struct Trial {
+  Precond choice = Precond::none;
+  std::unique_ptr<Preconditioner> m;
+  Vector x;
+  long steps = 0;          // taken in the trial
+  double total_steps = 0;  // taken and predicted still to come
+  double seconds = 0;      // predicted to the tolerance
+  bool converged = false;
+};
+
+// The fewest predicted steps wins unless another candidate's predicted time is under kClearMargin of its: steps come
+// from the numbers alone, seconds from clocks a busy machine can halve or double.
+std::size_t pick(const std::vector<Trial>& trials) {
+  const auto by = [&](auto key) {
+    return static_cast<std::size_t>(std::min_element(trials.begin(), trials.end(),
+                                                     [&](const Trial& a, const Trial& b) { return key(a) < key(b); }) -
+                                    trials.begin());
+  };
+  for (std::size_t k = 0; k < trials.size(); ++k)
+    if (trials[k].converged) return k;
+  const std::size_t fewest = by([](const Trial& t) { return t.total_steps; });
+  const std::size_t fastest = by([](const Trial& t) { return t.seconds; });
+  return trials[fastest].seconds < kClearMargin * trials[fewest].seconds ? fastest : fewest;
+}
+
+}  // namespace
+
 TrialWinner trial_preconditioners(Operator& op, Cycle& cycle, Vector& x, const Options& opts, int restart,
                                   double target, std::vector<Decision>& decisions) {
   const DistributedMatrix& a = op.matrix();
   const Team& team = a.team();
-  Vector start(team, a.rows()), trial(team, a.rows());
+  Vector start(team, a.rows());
   std::copy(x.data(), x.data() + a.rows(), start.data());
-  TrialWinner best;
-  double best_time = std::numeric_limits<double>::infinity(), fastest = std::numeric_limits<double>::infinity();
+  double fastest = std::numeric_limits<double>::infinity();
   std::string measured;
   long steps_left = opts.max_iterations;
   cycle.basis()[std::min(restart, kTrialSteps)];  // allocated (and first touched) before any trial is timed
@@ -163,25 +192,28 @@ TrialWinner trial_preconditioners(Operator& op, Cycle& cycle, Vector& x, const O
     }
     candidates.emplace_back(p, o);
   }
+  std::vector<Trial> trials;
   for (const auto& [p, popts] : candidates) {
     const double t0 = MPI_Wtime();
-    std::unique_ptr<Preconditioner> m;
+    Trial t{p};
     try {
-      m = make_preconditioner(p, op, popts);
+      t.m = make_preconditioner(p, op, popts);
     } catch (const Error& e) {
       measured += fmt::format("{}{} left out ({})", measured.empty() ? "" : "; ", precond_name(p),
                               *e.what() ? e.what() : "its set-up failed on another rank");
       continue;
     }
     const double setup = mpi::max(MPI_Wtime() - t0, a.comm());
-    std::copy(start.data(), start.data() + a.rows(), trial.data());
+    t.x = Vector(team, a.rows());
+    std::copy(start.data(), start.data() + a.rows(), t.x.data());
     TimeSplit scratch;
-    const CycleEnd end = cycle.run(trial, std::min(restart, kTrialSteps), Orth::cgs2, *m, target, steps_left, scratch,
+    const CycleEnd end = cycle.run(t.x, std::min(restart, kTrialSteps), Orth::cgs2, *t.m, target, steps_left, scratch,
                                    false, t0 + kDropFactor * fastest, true);
     const double elapsed = mpi::max(MPI_Wtime() - t0, a.comm());
     steps_left -= end.steps;
     fastest = std::min(fastest, elapsed);
-    const bool converged = end.estimate <= target;
+    t.steps = end.steps;
+    t.converged = end.estimate <= target;
     // Predicted time to the target: set-up, then the cost of a step times the steps taken and still needed. The
     // median step, the slowest rank's: a step that waited on a descheduled rank says nothing about the others.
     const double step = mpi::max(median(end.step_seconds), a.comm());
@@ -192,30 +224,27 @@ TrialWinner trial_preconditioners(Operator& op, Cycle& cycle, Vector& x, const O
                                      : std::numeric_limits<double>::infinity();
     const double per_decade = std::max(measured_rate, steps_per_decade(end.ritz_min, end.ritz_max));
     const double decades = end.estimate > target ? std::log10(end.estimate / target) : 0;
-    // The trial's own steps are costed by the median too, so that a stall during one trial does not decide.
-    const double predicted = setup + (end.steps + decades * per_decade) * step;
+    t.total_steps = end.steps + decades * per_decade;
+    t.seconds = setup + t.total_steps * step;  // the trial's own steps costed by the median too
     measured += fmt::format(
         "{}{}: set-up {:.3g} s, {} steps, {:.3g} s in all, residual {:.2g} of its start, Ritz values "
-        "{:.2g}..{:.2g}, {:.3g} steps per decade, {:.3g} s per step, predicted {:.3g} s{}",
-        measured.empty() ? "" : "; ", m->describe(), setup, end.steps, elapsed, end.estimate / end.start_residual,
-        end.ritz_min, end.ritz_max, per_decade, step, predicted, converged ? " (converged)" : "");
-    if (predicted < best_time || !best.m) {
-      best.lost_steps += best.kept_steps;
-      best_time = predicted;
-      best.choice = p;
-      best.m = std::move(m);
-      best.kept_steps = end.steps;
-      std::copy(trial.data(), trial.data() + a.rows(), x.data());
-    } else {
-      best.lost_steps += end.steps;
-    }
-    if (converged || steps_left <= 0) break;
+        "{:.2g}..{:.2g}, {:.3g} steps per decade, {:.3g} s per step, predicted {:.4g} steps and {:.3g} s{}",
+        measured.empty() ? "" : "; ", t.m->describe(), setup, end.steps, elapsed, end.estimate / end.start_residual,
+        end.ritz_min, end.ritz_max, per_decade, step, t.total_steps, t.seconds, t.converged ? " (converged)" : "");
+    trials.push_back(std::move(t));
+    if (trials.back().converged || steps_left <= 0) break;
   }
-  if (!best.m) throw input_error("no preconditioner could be set up: " + measured);
-  decisions.push_back({"precond", precond_name(best.choice),
-                       fmt::format("least predicted time to the tolerance after a trial of at most {} steps from the "
-                                   "same start, set-up included: {}",
-                                   std::min(restart, kTrialSteps), measured)});
+  if (trials.empty()) throw input_error("no preconditioner could be set up: " + measured);
+  const std::size_t w = pick(trials);
+  TrialWinner best{trials[w].choice, std::move(trials[w].m), trials[w].steps, 0};
+  for (std::size_t k = 0; k < trials.size(); ++k)
+    if (k != w) best.lost_steps += trials[k].steps;
+  std::copy(trials[w].x.data(), trials[w].x.data() + a.rows(), x.data());
+  decisions.push_back(
+      {"precond", precond_name(best.choice),
+       fmt::format("a trial of at most {} steps from the same start each; kept: the fewest predicted steps to the "
+                   "tolerance, unless another is predicted to take less than {} of its time: {}",
+                   std::min(restart, kTrialSteps), kClearMargin, measured)});
   return best;
 }
 
@@ -242,7 +271,7 @@ Orth replace_cgs(Basis& v, int steps, double loss, const Team& team, MPI_Comm co
 
 int adapt_restart(int m, double before, double after, int limit, int cycle, std::vector<Decision>& decisions) {
   const double ratio = before > 0 ? after / before : 0;
-  const int grown = ratio > 0.9 ? 2 * m : ratio > 0.5 ? m + m / 2 : m;
+  const int grown = ratio > kStallRatio ? 2 * m : m;
   const int next = std::min(grown, limit);
   if (next != m)
     decisions.push_back(

@@ -19,6 +19,8 @@ inline constexpr int kTrialSteps = 20;       // Arnoldi steps per preconditioner
 inline constexpr double kDropFactor = 3;     // a candidate this many times the best so far is dropped
 inline constexpr double kLossLimit = 1e-8;   // the loss of orthogonality that makes cgs give way (≈ √ε)
 inline constexpr double kProfileMargin = 2;  // exchanges predicted within this factor of the best are measured
+inline constexpr double kClearMargin = 0.5;  // a cheaper-per-step preconditioner must win by this much
+inline constexpr double kStallRatio = 0.9;   // a cycle that leaves more of its residual than this stalled
 
 // Sets op.kernel and op.comm: the fixed ones as given, the others measured. Collective.
 void tune_product(Operator& op, const Options& opts, std::vector<Decision>& decisions);
@@ -28,8 +30,9 @@ struct TrialWinner {
   std::unique_ptr<Preconditioner> m;
   long kept_steps = 0, lost_steps = 0;  // the winner's (its iterate is kept in x) and the others'
 };
-// Runs a short trial of every preconditioner from x and keeps the best by residual reduction per second (set-up
-// included), leaving the winner's iterate in x. Collective.
+// Runs a short trial of every preconditioner from x and keeps the one predicted to need the fewest steps to the
+// tolerance, unless another is predicted to be clearly faster in seconds (set-up included); leaves the winner's
+// iterate in x. Collective.
 TrialWinner trial_preconditioners(Operator& op, Cycle& cycle, Vector& x, const Options& opts, int restart,
                                   double target, std::vector<Decision>& decisions);
 
@@ -38,7 +41,9 @@ TrialWinner trial_preconditioners(Operator& op, Cycle& cycle, Vector& x, const O
 Orth replace_cgs(Basis& v, int steps, double loss, const Team& team, MPI_Comm comm, std::vector<Decision>& decisions);
 
 // The restart length after a cycle that took the residual from `before` to `after`: doubled (up to `limit`) when
-// the cycle cut it by less than a tenth, half again when by less than half, kept otherwise.
+// the cycle stalled, cutting it by less than a tenth (after/before > kStallRatio); kept otherwise. Only a stall
+// pays for a longer basis: every step's orthogonalisation costs in proportion to m, and a hard but progressing
+// problem (convdiff2d:400 with ILU(0), about 0.7 per cycle of 30) runs fastest at the m it has.
 int adapt_restart(int m, double before, double after, int limit, int cycle, std::vector<Decision>& decisions);
 
 }  // namespace ulibc::gmres::detail
