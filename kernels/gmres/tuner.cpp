@@ -226,11 +226,18 @@ TrialWinner trial_preconditioners(Operator& op, Cycle& cycle, Vector& x, const O
     const double decades = end.estimate > target ? std::log10(end.estimate / target) : 0;
     t.total_steps = end.steps + decades * per_decade;
     t.seconds = setup + t.total_steps * step;  // the trial's own steps costed by the median too
+    // A trial cut short by its time bound has too few steps to predict from (one step's Ritz value is exact for a
+    // 1x1 matrix): it cannot win.
+    const bool cut = !t.converged && end.steps < std::min(restart, kTrialSteps) && steps_left > 0;
+    if (cut) t.total_steps = t.seconds = std::numeric_limits<double>::infinity();
     measured += fmt::format(
         "{}{}: set-up {:.3g} s, {} steps, {:.3g} s in all, residual {:.2g} of its start, Ritz values "
         "{:.2g}..{:.2g}, {:.3g} steps per decade, {:.3g} s per step, predicted {:.4g} steps and {:.3g} s{}",
         measured.empty() ? "" : "; ", t.m->describe(), setup, end.steps, elapsed, end.estimate / end.start_residual,
-        end.ritz_min, end.ritz_max, per_decade, step, t.total_steps, t.seconds, t.converged ? " (converged)" : "");
+        end.ritz_min, end.ritz_max, per_decade, step, t.total_steps, t.seconds,
+        t.converged ? " (converged)"
+        : cut       ? " (cut short at 3x the fastest trial: left out)"
+                    : "");
     trials.push_back(std::move(t));
     if (trials.back().converged || steps_left <= 0) break;
   }
