@@ -97,6 +97,8 @@ struct PlacementOptions {
   CLI::Option* threads_opt = nullptr;
 };
 void add_placement_options(CLI::App& sub, PlacementOptions& opts);
+// --policy alone, for a command whose every rank runs one thread (bench mpi).
+void add_policy_option(CLI::App& sub, PlacementOptions& opts);
 // The command line wins, then the environment (ULIBC_POLICY; ULIBC_NUM_THREADS,
 // OMP_NUM_THREADS), then scatter and one thread per usable processor. The
 // environment is read only when needed, so that a bad value there cannot
