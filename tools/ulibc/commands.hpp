@@ -47,6 +47,8 @@ Command add_tune_command(CLI::App& parent);
 Command add_simpath_command(CLI::App& parent);
 Command add_sssp_command(CLI::App& parent);
 Command add_gmres_command(CLI::App& parent);
+// `ulibc bench mpi`, registered by bench among its kernels.
+Command add_bench_mpi_command(CLI::App& bench);
 
 // The body of both programs' main: parses argv against `factories`' commands,
 // runs the chosen one and returns the exit code (0, 1 or 2).
