@@ -4,7 +4,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <thread>
 #include <utility>
 
 #include "epcc/epcc.hpp"
@@ -25,13 +27,13 @@ using harness::Summary;
 constexpr long kMaxOperations = 1 << 14;
 constexpr int kTag = 1;
 constexpr int kAnswerTag = 2;
+constexpr std::chrono::milliseconds kIdlePoll{1};
 
 void barrier(MPI_Comm comm) { check(MPI_Barrier(comm), "MPI_Barrier"); }
 
 int count_of(std::size_t bytes) { return static_cast<int>(bytes); }
 
-// The communicator of ranks 0 and 1, MPI_COMM_NULL on the others: the point-to-point tests run on it while the
-// rest of the job goes straight on to its next collective and waits there.
+// The communicator of ranks 0 and 1, MPI_COMM_NULL on the others.
 class Pair {
  public:
   explicit Pair(MPI_Comm comm) {
@@ -54,6 +56,23 @@ class Pair {
  private:
   MPI_Comm comm_ = MPI_COMM_NULL;
 };
+
+// Runs work(pair, rank in the pair) on ranks 0 and 1 while the others wait for them without spinning: a rank
+// polling inside MPI would take a core, and with more ranks than cores the pair's own.
+template <class Result, class Work>
+Result on_pair(MPI_Comm comm, Work work) {
+  const Pair pair(comm);
+  Result result;
+  if (pair.here()) result = work(pair.comm(), pair.rank());
+  MPI_Request done = MPI_REQUEST_NULL;
+  check(MPI_Ibarrier(comm, &done), "MPI_Ibarrier");
+  for (int finished = pair.here(); !finished;) {
+    check(MPI_Test(&done, &finished, MPI_STATUS_IGNORE), "MPI_Test");
+    if (!finished) std::this_thread::sleep_for(kIdlePoll);
+  }
+  check(MPI_Wait(&done, MPI_STATUS_IGNORE), "MPI_Wait");
+  return result;
+}
 
 // How many operations make a repetition of about `target` seconds: doubling from one until the slowest rank's run
 // takes a quarter of that twice in a row, then scaled. `run(n)` performs n operations and returns this rank's
@@ -219,36 +238,34 @@ std::vector<std::size_t> message_sizes(std::vector<std::uint64_t> given) {
 }
 
 Series p2p_latency(MPI_Comm comm, const MicroPlan& plan) {
-  const Pair pair(comm);
-  Series series;
-  if (!pair.here()) return series;
-  const int me = pair.rank();
-  std::vector<char> out = buffer(largest(plan), 'a'), in = buffer(largest(plan), 'b');
-  for (const std::size_t bytes : plan.sizes) {
-    auto run = [&](long n) { return round_trips(pair.comm(), me, out, in, bytes, n); };
-    const long n = operations_per_rep(pair.comm(), plan.batch_seconds, run);
-    std::vector<double> reps;
-    for (int r = 0; r < plan.reps; ++r) reps.push_back(run(n) / (2.0 * static_cast<double>(n)));
-    series.push_back({bytes, n, figure("p2p", "s", Better::lower, std::move(reps))});
-  }
-  return series;
+  return on_pair<Series>(comm, [&](MPI_Comm pair, int me) {
+    std::vector<char> out = buffer(largest(plan), 'a'), in = buffer(largest(plan), 'b');
+    Series series;
+    for (const std::size_t bytes : plan.sizes) {
+      auto run = [&](long n) { return round_trips(pair, me, out, in, bytes, n); };
+      const long n = operations_per_rep(pair, plan.batch_seconds, run);
+      std::vector<double> reps;
+      for (int r = 0; r < plan.reps; ++r) reps.push_back(run(n) / (2.0 * static_cast<double>(n)));
+      series.push_back({bytes, n, figure("p2p", "s", Better::lower, std::move(reps))});
+    }
+    return series;
+  });
 }
 
 Series p2p_bandwidth(MPI_Comm comm, const MicroPlan& plan) {
-  const Pair pair(comm);
-  Series series;
-  if (!pair.here()) return series;
-  const int me = pair.rank();
-  std::vector<char> out = buffer(largest(plan), 'a'), in = buffer(largest(plan), 'b');
-  for (const std::size_t bytes : plan.sizes) {
-    auto run = [&](long n) { return windows(pair.comm(), me, out, in, bytes, plan.window, n); };
-    const long n = operations_per_rep(pair.comm(), plan.batch_seconds, run);
-    const double moved = static_cast<double>(bytes) * plan.window * static_cast<double>(n);
-    std::vector<double> reps;
-    for (int r = 0; r < plan.reps; ++r) reps.push_back(moved / run(n) / 1e6);
-    series.push_back({bytes, n, figure("p2p bandwidth", "MB/s", Better::higher, std::move(reps))});
-  }
-  return series;
+  return on_pair<Series>(comm, [&](MPI_Comm pair, int me) {
+    std::vector<char> out = buffer(largest(plan), 'a'), in = buffer(largest(plan), 'b');
+    Series series;
+    for (const std::size_t bytes : plan.sizes) {
+      auto run = [&](long n) { return windows(pair, me, out, in, bytes, plan.window, n); };
+      const long n = operations_per_rep(pair, plan.batch_seconds, run);
+      const double moved = static_cast<double>(bytes) * plan.window * static_cast<double>(n);
+      std::vector<double> reps;
+      for (int r = 0; r < plan.reps; ++r) reps.push_back(moved / run(n) / 1e6);
+      series.push_back({bytes, n, figure("p2p bandwidth", "MB/s", Better::higher, std::move(reps))});
+    }
+    return series;
+  });
 }
 
 double OverlapPoint::overlap() const {
@@ -258,29 +275,28 @@ double OverlapPoint::overlap() const {
 }
 
 std::vector<OverlapPoint> overlap(MPI_Comm comm, const MicroPlan& plan) {
-  const Pair pair(comm);
-  std::vector<OverlapPoint> points;
-  if (!pair.here()) return points;
-  const int me = pair.rank();
-  std::vector<char> data = buffer(largest(plan), me == 0 ? 'a' : 'b');
-  for (const std::size_t bytes : plan.sizes) {
-    auto run = [&](long n, std::int64_t delay) {
-      std::vector<double> reps;
-      for (int r = 0; r < plan.reps; ++r)
-        reps.push_back(max(transfers(pair.comm(), me, data, bytes, n, delay), pair.comm()) / static_cast<double>(n));
-      return reps;
-    };
-    OverlapPoint p{.bytes = bytes};
-    p.operations = operations_per_rep(pair.comm(), plan.batch_seconds,
-                                      [&](long n) { return transfers(pair.comm(), me, data, bytes, n, 0); });
-    p.alone = figure("overlap alone", "s", Better::lower, run(p.operations, 0));
-    // Each rank sizes its own computation: the two cores need not run at one speed.
-    const std::int64_t delay = epcc::calibrate_delay(p.alone.value * 1e6);
-    p.compute = max(epcc::delay_time_us(delay) * 1e-6, pair.comm());
-    p.loaded = figure("overlap loaded", "s", Better::lower, run(p.operations, delay));
-    points.push_back(std::move(p));
-  }
-  return points;
+  return on_pair<std::vector<OverlapPoint>>(comm, [&](MPI_Comm pair, int me) {
+    std::vector<char> data = buffer(largest(plan), me == 0 ? 'a' : 'b');
+    std::vector<OverlapPoint> points;
+    for (const std::size_t bytes : plan.sizes) {
+      auto reps = [&](long n, std::int64_t delay) {
+        std::vector<double> seconds;
+        for (int r = 0; r < plan.reps; ++r)
+          seconds.push_back(max(transfers(pair, me, data, bytes, n, delay), pair) / static_cast<double>(n));
+        return seconds;
+      };
+      OverlapPoint p{.bytes = bytes};
+      p.operations =
+          operations_per_rep(pair, plan.batch_seconds, [&](long n) { return transfers(pair, me, data, bytes, n, 0); });
+      p.alone = figure("overlap alone", "s", Better::lower, reps(p.operations, 0));
+      // Each rank sizes its own computation: the two cores need not run at one speed.
+      const std::int64_t delay = epcc::calibrate_delay(p.alone.value * 1e6);
+      p.compute = max(epcc::delay_time_us(delay) * 1e-6, pair);
+      p.loaded = figure("overlap loaded", "s", Better::lower, reps(p.operations, delay));
+      points.push_back(std::move(p));
+    }
+    return points;
+  });
 }
 
 Series allgather_time(MPI_Comm comm, const MicroPlan& plan) {

@@ -145,11 +145,14 @@ Resolved resolve(const MpiBenchOptions& o, int ranks) {
   return r;
 }
 
-// The message buffers of the largest size: two for a transfer, the gathered ranks' for MPI_Allgather.
-void require_buffers(const mpi::MicroPlan& plan, int ranks) {
+// The message buffers of the largest size, for every rank on this machine: at most the gathered ranks' and its own
+// for MPI_Allgather, two for a transfer.
+void require_buffers(const mpi::MicroPlan& plan, int ranks, int local_ranks) {
   const std::uint64_t largest = plan.sizes.back();
-  harness::require_memory(harness::saturating_mul(largest, static_cast<std::uint64_t>(ranks) + 3),
-                          fmt::format("the message buffers ({} ranks x {})", ranks, harness::format_bytes(largest)));
+  const std::uint64_t per_rank = harness::saturating_mul(largest, static_cast<std::uint64_t>(ranks) + 2);
+  harness::require_memory(harness::saturating_mul(per_rank, static_cast<std::uint64_t>(local_ranks)),
+                          fmt::format("the message buffers of {} ranks here ({} each, {} ranks in the job)",
+                                      local_ranks, harness::format_bytes(largest), ranks));
 }
 
 // A pinned rank runs on its processor alone, whatever the policy gave it.
@@ -366,13 +369,13 @@ void run_bench_mpi(const MpiBenchOptions& o) {
     if (me.rank == kRoot) r = resolve(o, me.size);
   });
   r = resolve(o, me.size);  // valid now: the others' copy
-  mpi::together(world, [&] { require_buffers(r.plan, me.size); });
 
   const Topology topo = load_topology("", false, "bench mpi", Detail::full);
   const Policy policy = resolve_policy(o.placement);
   mpi::RankPlacement place = mpi::place_rank(world, topo, policy);
   Mapping map = Mapping::build(place.view, policy, 1);
   mpi::together(world, [&] {
+    require_buffers(r.plan, me.size, place.local.ranks);
     if (r.pin && me.rank < 2) pin_here(topo, me.rank == 0 ? r.pin->first : r.pin->second, place, map);
   });
   const ScopedOpenMPTeam team(map);
