@@ -8,10 +8,12 @@
 // trip), osu_bw's window of non-blocking sends, and for the collectives osu_allgather's time of one call, timed
 // call by call between barriers and averaged over the ranks.
 //
-// Every figure is kept per repetition: a repetition times a run of operations long enough to read the clock well
-// (MicroPlan::batch_seconds, its length found by doubling, which also warms up the path), and the reported value
-// is the median of the repetitions. Each function is collective over `comm`; the point-to-point ones run on ranks
-// 0 and 1 while the others wait, and hand back nothing on those others. Figures are rank 0's.
+// Every figure is kept per repetition: a repetition times a short run of operations (MicroPlan::batch_seconds, its
+// length found by doubling, which also warms up the path), and the reported value is the median of the
+// repetitions, the cost of the calls without the stalls of a shared machine. OSU reports the mean of all its
+// iterations, which counts those stalls, and with -z the median iteration, which does not (peers/mpi_vs_osu.py).
+// Each function is collective over `comm`; the point-to-point ones run on ranks 0 and 1 while the others wait, and
+// hand back nothing on those others. Figures are rank 0's.
 #pragma once
 #include <mpi.h>
 
@@ -42,9 +44,12 @@ inline constexpr std::uint64_t kMaxMessageBytes = std::uint64_t{1} << 30;
 
 struct MicroPlan {
   std::vector<std::size_t> sizes;  // message bytes, ascending, whole doubles: MPI_Allreduce sums doubles
-  int reps = 10;                   // timed repetitions at each size
-  double batch_seconds = 5e-3;     // about how long one repetition runs operations back to back
-  int window = 64;                 // sends in flight in the bandwidth test (osu_bw's window)
+  int reps = 20;                   // timed repetitions at each size
+  // About how long one repetition runs operations back to back. Short, so that on a shared machine most
+  // repetitions fall between two preemptions and their median is the cost of the calls alone: a run of 5 ms
+  // on two busy cores was preempted in about half its repetitions, and the median with it.
+  double batch_seconds = 5e-4;
+  int window = 64;  // sends in flight in the bandwidth test (osu_bw's window)
 };
 
 // 8 bytes to 4 MiB by powers of 2; quick: by powers of 64, to 2 MiB.

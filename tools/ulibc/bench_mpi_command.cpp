@@ -32,8 +32,8 @@ namespace {
 using nlohmann::ordered_json;
 
 constexpr int kRoot = 0;
-constexpr int kQuickReps = 3;
-constexpr double kQuickBatchSeconds = 1e-3;
+constexpr int kQuickReps = 5;
+constexpr double kQuickBatchSeconds = 2.5e-4;
 constexpr int kMaxReps = 1000;
 
 struct MpiBenchOptions {
@@ -408,13 +408,13 @@ Command add_bench_mpi_command(CLI::App& bench) {
                   "Message sizes in bytes, whole doubles (4Ki = 4096, 4K = 4000); default 8 to 4Mi by powers of 2")
       ->delimiter(',')
       ->type_name("LIST");
-  sub->add_option("--reps", o->reps, "Timed repetitions at each size, the median reported (default 10)");
+  sub->add_option("--reps", o->reps, "Timed repetitions at each size, the median reported (default 20)");
   sub->add_option("--pin", o->pin,
                   "The processors of ranks 0 and 1 (default: each rank's share under the policy, its first "
                   "processor)")
       ->type_name("A,B");
   add_policy_option(*sub, o->placement);
-  sub->add_flag("--quick", o->quick, "Few sizes (8 B to 2 MiB by powers of 64), 3 repetitions, short ones");
+  sub->add_flag("--quick", o->quick, "Few sizes (8 B to 2 MiB by powers of 64), 5 repetitions, shorter ones");
   o->json_opt = add_json_file_option(*sub, o->json);
   sub->add_option("--save", o->save,
                   "Store the p2p, allgather, bcast and allreduce medians as the profile `ulibc gmres --mpi-profile "
