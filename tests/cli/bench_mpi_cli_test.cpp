@@ -16,10 +16,7 @@ namespace ulibc::testing {
 namespace {
 
 const std::string kMpirun = "/usr/bin/mpirun";
-// Root and more ranks than processors allowed through Open MPI's own settings, as CI needs.
-const std::map<std::string, std::string> kOpenMpi = {{"OMPI_ALLOW_RUN_AS_ROOT", "1"},
-                                                     {"OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1"},
-                                                     {"OMPI_MCA_rmaps_base_oversubscribe", "1"}};
+const std::map<std::string, std::string> kAlone = mpi_alone_environment();
 // Few and small sizes, few short repetitions: the tests check the record, not the machine.
 const std::vector<std::string> kTiny = {"bench", "mpi", "--quick", "--sizes", "8,64,4Ki"};
 const std::vector<std::size_t> kTinySizes = {8, 64, 4096};
@@ -27,7 +24,7 @@ const std::vector<std::size_t> kTinySizes = {8, 64, 4096};
 CliResult mpirun(int ranks, std::vector<std::string> args) {
   std::vector<std::string> command = {kMpirun, "-n", std::to_string(ranks), ULIBC_CLI_PATH};
   command.insert(command.end(), args.begin(), args.end());
-  return run_program(command, kOpenMpi);
+  return run_program(command, mpi_launcher_environment());
 }
 
 std::vector<std::string> with(std::vector<std::string> args, std::initializer_list<std::string> more) {
@@ -117,11 +114,11 @@ TEST(BenchMpiCli, SavedProfileReadsBackUnderTheJobsKey) {
 }
 
 TEST(BenchMpiCli, OneRankMeasuresTheCollectivesAndSaysWhyNotP2p) {
-  const CliResult r = run_cli(kTiny);
+  const CliResult r = run_cli(kTiny, kAlone);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("p2p and overlap need two ranks"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("allreduce us"), std::string::npos) << r.out;
-  const auto j = run_cli_json(with(kTiny, {"--json"}));
+  const auto j = run_cli_json(with(kTiny, {"--json"}), kAlone);
   EXPECT_EQ(j["ranks"], 1);
   EXPECT_FALSE(j.contains("p2p"));
   EXPECT_FALSE(j.contains("overlap"));
@@ -133,7 +130,9 @@ TEST(BenchMpiCli, OneRankMeasuresTheCollectivesAndSaysWhyNotP2p) {
 }
 
 TEST(BenchMpiCli, BadOptionsAreRefusedWithOneLine) {
-  const auto bench = [](std::initializer_list<std::string> more) { return run_cli(with({"bench", "mpi"}, more)); };
+  const auto bench = [](std::initializer_list<std::string> more) {
+    return run_cli(with({"bench", "mpi"}, more), kAlone);
+  };
   expect_usage_error(bench({"--sizes", "0"}), {"--sizes 0", "multiples of 8"});
   expect_usage_error(bench({"--sizes", "8,12"}), {"--sizes 12"});
   expect_usage_error(bench({"--sizes", "2Gi"}), {"--sizes 2Gi", "to 1 GiB"});
