@@ -182,7 +182,7 @@ ordered_json pair_json(const ordered_json& ranks, const Topology& topo, const Re
                     {"hosts", {r0["host"], r1["host"]}},
                     {"pinned_by", r.pin ? std::string("--pin") : "policy " + policy.name()}};
   if (a < 0 || b < 0) {
-    j["describe"] = "not pinned (policy none): the operating system places ranks 0 and 1";
+    j["describe"] = "not pinned: the operating system places them";
   } else if (r0["host"] != r1["host"]) {
     j["describe"] = fmt::format("processor {} of {} and processor {} of {}: two machines", a,
                                 r0["host"].get<std::string>(), b, r1["host"].get<std::string>());
@@ -329,9 +329,11 @@ void print_table(const Resolved& r, const Results& m) {
 void print_summary(const ordered_json& j, const Resolved& r, const Results& m) {
   fmt::print("ulibc bench mpi: {} rank(s), layout \"{}\"; medians of {} repetitions\n", j["ranks"].get<int>(),
              j["layout_key"].get<std::string>(), r.plan.reps);
-  for (const auto& row : j["rank_table"])
-    fmt::print("  rank {} on {}: processor {}\n", row["rank"].get<int>(), row["host"].get<std::string>(),
-               cell(row["thread_processors"][0].get<int>()));
+  for (const auto& row : j["rank_table"]) {
+    const int proc = row["thread_processors"][0].get<int>();
+    fmt::print("  rank {} on {}: {}\n", row["rank"].get<int>(), row["host"].get<std::string>(),
+               proc < 0 ? std::string("not pinned") : fmt::format("processor {}", proc));
+  }
   if (!j["pair"].is_null())
     fmt::print("ranks 0 and 1 ({}): {}\n", j["pair"]["pinned_by"].get<std::string>(),
                j["pair"]["describe"].get<std::string>());
@@ -378,7 +380,9 @@ void run_bench_mpi(const MpiBenchOptions& o) {
     require_buffers(r.plan, me.size, place.local.ranks);
     if (r.pin && me.rank < 2) pin_here(topo, me.rank == 0 ? r.pin->first : r.pin->second, place, map);
   });
-  const ScopedOpenMPTeam team(map);
+  // The measurements run on this thread alone, no OpenMP team: it is bound itself, so that OpenMP's binding
+  // variables, which a team would respect, cannot leave a pinned rank unpinned.
+  bind_current_thread(map[0]);
   const ordered_json ranks = mpi::rank_table(world, place, map);
   const std::string key = mpi::layout_key(world);
 
