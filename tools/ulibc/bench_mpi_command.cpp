@@ -21,6 +21,7 @@
 #include "mpi/comm_profile.hpp"
 #include "mpi/micro.hpp"
 #include "mpi/rank_placement.hpp"
+#include "mpi_command.hpp"
 #include "table.hpp"
 #include "ulibc/affinity.hpp"
 #include "ulibc/error.hpp"
@@ -363,7 +364,6 @@ void write_outputs(const ordered_json& j, const MpiBenchOptions& o, const Resolv
 }
 
 void run_bench_mpi(const MpiBenchOptions& o) {
-  const mpi::Session session;
   const MPI_Comm world = MPI_COMM_WORLD;
   const mpi::Place me = mpi::place_in(world);
   Resolved r;
@@ -425,7 +425,7 @@ Command add_bench_mpi_command(CLI::App& bench) {
                   "FILE` reads (other layouts' profiles in FILE are kept)")
       ->type_name("FILE");
   sub->footer("Runs on this machine, under mpirun -n K or alone as one rank: no --fsroot.");
-  return {sub, [o] { run_bench_mpi(*o); }};
+  return {sub, [o] { run_mpi_command([&] { run_bench_mpi(*o); }); }};
 }
 
 }  // namespace ulibc::cli

@@ -21,7 +21,7 @@ constexpr int kExitFailure = 1;
 constexpr int kExitUsage = 2;
 
 int fail(int code, const std::string& message) {
-  std::cerr << "ulibc: error: " << message << '\n';
+  ulibc::cli::print_error(message);
   return code;
 }
 
@@ -87,6 +87,8 @@ int run(const Command& command) {
 }  // namespace
 
 namespace ulibc::cli {
+
+void print_error(const std::string& message) { std::cerr << "ulibc: error: " << message << std::endl; }
 
 int cli_main(int argc, char** argv, std::span<const CommandFactory> factories, const std::string& description,
              const std::string& footer) {

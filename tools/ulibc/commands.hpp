@@ -55,6 +55,9 @@ Command add_bench_mpi_command(CLI::App& bench);
 int cli_main(int argc, char** argv, std::span<const CommandFactory> factories, const std::string& description,
              const std::string& footer = "");
 
+// The one line a failure prints, "ulibc: error: MESSAGE", written out at once.
+void print_error(const std::string& message);
+
 // The command line as typed, for records that say how they were made.
 void set_command_line(int argc, char** argv);
 const std::string& command_line();
