@@ -55,8 +55,10 @@ Command add_bench_mpi_command(CLI::App& bench);
 int cli_main(int argc, char** argv, std::span<const CommandFactory> factories, const std::string& description,
              const std::string& footer = "");
 
-// The one line a failure prints, "ulibc: error: MESSAGE", written out at once.
+// The one line a failure prints, "ulibc: error: MESSAGE", and an outcome's, "ulibc: MESSAGE" (none without a
+// message), written out at once.
 void print_error(const std::string& message);
+void print_status(const ExitStatus& status);
 
 // The command line as typed, for records that say how they were made.
 void set_command_line(int argc, char** argv);

@@ -12,10 +12,14 @@ namespace ulibc::cli {
 
 void run_mpi_command(const std::function<void()>& body) {
   std::optional<ErrorKind> failed;
+  std::optional<ExitStatus> outcome;
   {
     const mpi::Session session;
     try {
       body();
+    } catch (const ExitStatus& e) {
+      print_status(e);
+      outcome = ExitStatus{e.code, ""};
     } catch (const Error& e) {
       if (*e.what()) print_error(e.what());
       failed = e.kind();
@@ -24,6 +28,7 @@ void run_mpi_command(const std::function<void()>& body) {
       failed = ErrorKind::system;
     }
   }
+  if (outcome) throw *outcome;
   if (failed) throw mpi::FailedElsewhere(*failed);
 }
 

@@ -5,7 +5,8 @@
 namespace ulibc::cli {
 
 // Runs `body` inside an mpi::Session. A failure is printed here, by the rank that met it, before MPI_Finalize, and
-// leaves as mpi::FailedElsewhere of the same kind, which main does not print again. Printed after the session
+// leaves as mpi::FailedElsewhere of the same kind, which main does not print again; an ExitStatus (gmres: not
+// converged) likewise, leaving without its message. Printed after the session
 // ended, the line raced the launcher: MPI_Finalize waits for every rank, so the quiet ranks exited as soon as it
 // returned, and the launcher, seeing a rank fail, could kill the job before the rank with the message had written
 // it.
