@@ -11,13 +11,8 @@
 namespace ulibc::testing {
 namespace {
 
-// Under ASan, LeakSanitizer ignores what Open MPI keeps until exit (tests/mpi/lsan.supp).
-const std::map<std::string, std::string> kAlone = {{"LSAN_OPTIONS", ULIBC_LSAN_OPTIONS}};
-const std::map<std::string, std::string> kOpenMpi = {{"LSAN_OPTIONS", ULIBC_LSAN_OPTIONS},
-                                                     {"OMPI_ALLOW_RUN_AS_ROOT", "1"},
-                                                     {"OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1"},
-                                                     {"OMPI_MCA_rmaps_base_oversubscribe", "1"},
-                                                     {"OMPI_MCA_mpi_yield_when_idle", "1"}};
+const std::map<std::string, std::string> kAlone = mpi_alone_environment();
+const std::map<std::string, std::string> kOpenMpi = mpi_launcher_environment();
 
 void write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
 

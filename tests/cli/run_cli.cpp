@@ -133,6 +133,17 @@ void expect_usage_error(const CliResult& r, std::initializer_list<std::string> n
     EXPECT_NE(r.err.find(needle), std::string::npos) << "missing \"" << needle << "\" in " << r.err;
 }
 
+std::map<std::string, std::string> mpi_alone_environment() { return {{"LSAN_OPTIONS", ULIBC_LSAN_OPTIONS}}; }
+
+std::map<std::string, std::string> mpi_launcher_environment() {
+  std::map<std::string, std::string> env = mpi_alone_environment();
+  env.insert({{"OMPI_ALLOW_RUN_AS_ROOT", "1"},
+              {"OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1"},
+              {"OMPI_MCA_rmaps_base_oversubscribe", "1"},
+              {"OMPI_MCA_mpi_yield_when_idle", "1"}});
+  return env;
+}
+
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};

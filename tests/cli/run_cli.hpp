@@ -29,6 +29,12 @@ void expect_usage_error(const CliResult& r, std::initializer_list<std::string> n
 // Runs the tool, expects exit 0 and an empty stderr, and parses stdout as JSON.
 nlohmann::json run_cli_json(const std::vector<std::string>& args, const std::map<std::string, std::string>& env = {});
 
+// What the tests of the MPI commands add to the environment: under ASan, LeakSanitizer ignores what Open MPI keeps
+// until exit (tests/mpi/lsan.supp); under a launcher, Open MPI also runs as root and more ranks than processors,
+// each yielding its core when idle (CI has two).
+std::map<std::string, std::string> mpi_alone_environment();
+std::map<std::string, std::string> mpi_launcher_environment();
+
 // The whole of a file the tool wrote ("" when it is missing).
 std::string read_file(const std::string& path);
 

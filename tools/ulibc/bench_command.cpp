@@ -1,7 +1,8 @@
 // bench_command.cpp — `ulibc bench <kernel>` and `ulibc tune <kernel>`: thin front ends over the harness.
 //
 // The harness (kernels/harness/sweep.hpp) does the work: bench sweeps policies × thread counts and writes table /
-// CSV / JSON / plot; tune (and bench --policy best) measures every policy and names the fastest.
+// CSV / JSON / plot; tune (and bench --policy best) measures every policy and names the fastest. `ulibc bench mpi`
+// sits among the kernels but runs apart from the harness (bench_mpi_command.cpp).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -41,6 +42,7 @@ struct KernelCommands {
   std::vector<std::unique_ptr<BenchKernel>> kernels = harness::all_kernels();
   std::vector<CLI::App*> apps;
   std::vector<HarnessOptions> options = std::vector<HarnessOptions>(kernels.size());  // by kernel: CLI11 keeps pointers
+  Command mpi;  // bench only: MPI's own costs, measured across ranks rather than swept over policies
 };
 
 void add_harness_options(CLI::App& sub, HarnessOptions& o, Mode mode) {
@@ -187,11 +189,14 @@ Command add_kernel_commands(CLI::App& parent, Mode mode, const std::string& name
     kernel.add_options(*sub);
     commands->apps.push_back(sub);
   }
+  if (mode == Mode::sweep) commands->mpi = add_bench_mpi_command(*app);
   auto run = [commands, app, name, mode] {
     for (std::size_t i = 0; i < commands->apps.size(); ++i)
       if (commands->apps[i]->parsed()) return run_kernel(*commands->kernels[i], commands->options[i], mode);
+    if (commands->mpi.app && commands->mpi.app->parsed()) return commands->mpi.run();
     std::string names;
     for (const auto& k : commands->kernels) names += (names.empty() ? "" : ", ") + k->name();
+    if (commands->mpi.app) names += ", " + commands->mpi.app->get_name();
     throw input_error("ulibc " + name + " needs a kernel: " + names);
   };
   return {app, run};

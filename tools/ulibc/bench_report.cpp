@@ -26,14 +26,6 @@ using nlohmann::ordered_json;
 // Beyond this many measurements a run reads better as one line per measurement.
 constexpr std::size_t kMaxWideColumns = 6;
 
-// Four significant digits: 23456.7 → "23457", 0.12345 → "0.1235".
-std::string number(double x) {
-  if (std::isnan(x)) return "-";
-  if (x != 0 && std::abs(x) < 1e-3) return fmt::format("{:.3g}", x);
-  const int digits = x == 0 ? 1 : static_cast<int>(std::floor(std::log10(std::abs(x)))) + 1;
-  return fmt::format("{:.{}f}", x, std::max(0, 4 - digits));
-}
-
 std::string with_ci(const Measurement& m) {
   return std::isnan(m.ci95) ? number(m.value) : number(m.value) + " ±" + number(m.ci95);
 }
@@ -168,6 +160,8 @@ ordered_json tuning_json(const BenchReport& report, const harness::TuneChoice& c
           {"margin", c.margin},   {"candidates", candidates}, {"notes", c.notes}};
 }
 
+}  // namespace
+
 ordered_json machine_json(const Topology& topo) {
   utsname u{};
   const bool named = uname(&u) == 0;
@@ -177,7 +171,18 @@ ordered_json machine_json(const Topology& topo) {
           {"topology", to_json(topo)}};
 }
 
-}  // namespace
+std::string record_date() {
+  return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(std::chrono::system_clock::now()));
+}
+
+ordered_json build_json() {
+  const harness::BuildInfo build = harness::build_info();
+  return {{"ulibc", build.version},
+          {"compiler", build.compiler},
+          {"build_type", build.build_type},
+          {"flags", build.flags},
+          {"openmp", build.openmp}};
+}
 
 bool BenchReport::chosen(std::size_t run) const {
   return std::any_of(tuning.begin(), tuning.end(), [&](const harness::TuneChoice& c) {
@@ -244,21 +249,15 @@ void write_csv(std::ostream& out, const BenchReport& report) {
 }
 
 ordered_json to_json(const BenchReport& report, const Topology& topo) {
-  const harness::BuildInfo build = harness::build_info();
   ordered_json runs = ordered_json::array();
   for (std::size_t i = 0; i < report.runs.size(); ++i) runs.push_back(run_json(report, i));
   ordered_json tuning = ordered_json::array();
   for (const harness::TuneChoice& c : report.tuning) tuning.push_back(tuning_json(report, c));
   return {{"kernel", report.kernel},
           {"command", report.command},
-          {"date", fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(std::chrono::system_clock::now()))},
+          {"date", record_date()},
           {"machine", machine_json(topo)},
-          {"build",
-           {{"ulibc", build.version},
-            {"compiler", build.compiler},
-            {"build_type", build.build_type},
-            {"flags", build.flags},
-            {"openmp", build.openmp}}},
+          {"build", build_json()},
           {"parameters", report.parameters},
           {"headline", report.headline},
           {"runs", runs},

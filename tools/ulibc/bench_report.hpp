@@ -29,4 +29,11 @@ void print_tuning(std::ostream& out, const BenchReport& report);  // "at 2 threa
 void write_csv(std::ostream& out, const BenchReport& report);
 nlohmann::ordered_json to_json(const BenchReport& report, const Topology& topo);
 
+// What every benchmark record says of when and where it ran and how ULIBC was built (`ulibc bench mpi` writes
+// them too): the UTC date; the host name, kernel and architecture with the whole topology; the version, compiler,
+// build type and flags.
+std::string record_date();
+nlohmann::ordered_json machine_json(const Topology& topo);
+nlohmann::ordered_json build_json();
+
 }  // namespace ulibc::cli

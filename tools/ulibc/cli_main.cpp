@@ -21,7 +21,7 @@ constexpr int kExitFailure = 1;
 constexpr int kExitUsage = 2;
 
 int fail(int code, const std::string& message) {
-  std::cerr << "ulibc: error: " << message << '\n';
+  ulibc::cli::print_error(message);
   return code;
 }
 
@@ -71,7 +71,7 @@ int run(const Command& command) {
     command.run();
     return kExitOk;
   } catch (const ulibc::cli::ExitStatus& e) {
-    if (!e.message.empty()) std::cerr << "ulibc: " << e.message << '\n';
+    ulibc::cli::print_status(e);
     return e.code;
   } catch (const ulibc::Error& e) {
     const int code = e.kind() == ulibc::ErrorKind::input ? kExitUsage : kExitFailure;
@@ -87,6 +87,12 @@ int run(const Command& command) {
 }  // namespace
 
 namespace ulibc::cli {
+
+void print_error(const std::string& message) { std::cerr << "ulibc: error: " << message << std::endl; }
+
+void print_status(const ExitStatus& status) {
+  if (!status.message.empty()) std::cerr << "ulibc: " << status.message << std::endl;
+}
 
 int cli_main(int argc, char** argv, std::span<const CommandFactory> factories, const std::string& description,
              const std::string& footer) {

@@ -47,11 +47,18 @@ Command add_tune_command(CLI::App& parent);
 Command add_simpath_command(CLI::App& parent);
 Command add_sssp_command(CLI::App& parent);
 Command add_gmres_command(CLI::App& parent);
+// `ulibc bench mpi`, registered by bench among its kernels.
+Command add_bench_mpi_command(CLI::App& bench);
 
 // The body of both programs' main: parses argv against `factories`' commands,
 // runs the chosen one and returns the exit code (0, 1 or 2).
 int cli_main(int argc, char** argv, std::span<const CommandFactory> factories, const std::string& description,
              const std::string& footer = "");
+
+// The one line a failure prints, "ulibc: error: MESSAGE", and an outcome's, "ulibc: MESSAGE" (none without a
+// message), written out at once.
+void print_error(const std::string& message);
+void print_status(const ExitStatus& status);
 
 // The command line as typed, for records that say how they were made.
 void set_command_line(int argc, char** argv);
@@ -97,6 +104,8 @@ struct PlacementOptions {
   CLI::Option* threads_opt = nullptr;
 };
 void add_placement_options(CLI::App& sub, PlacementOptions& opts);
+// --policy alone, for a command whose every rank runs one thread (bench mpi).
+void add_policy_option(CLI::App& sub, PlacementOptions& opts);
 // The command line wins, then the environment (ULIBC_POLICY; ULIBC_NUM_THREADS,
 // OMP_NUM_THREADS), then scatter and one thread per usable processor. The
 // environment is read only when needed, so that a bad value there cannot

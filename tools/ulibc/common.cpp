@@ -54,11 +54,15 @@ void say_runs_here_only(CLI::App& sub) {
              " --dry-run --fsroot DIR plans for another).");
 }
 
-void add_placement_options(CLI::App& sub, PlacementOptions& opts) {
+void add_policy_option(CLI::App& sub, PlacementOptions& opts) {
   opts.policy_opt =
       sub.add_option("--policy,-p", opts.policy,
                      "scatter, compact, compact+, none or list:<cpulist>; default $ULIBC_POLICY, else scatter")
           ->type_name("POLICY");
+}
+
+void add_placement_options(CLI::App& sub, PlacementOptions& opts) {
+  add_policy_option(sub, opts);
   opts.threads_opt =
       sub.add_option(
              "--threads,-n", opts.threads,

@@ -14,6 +14,7 @@
 #include "gmres/verify.hpp"
 #include "mpi/comm.hpp"
 #include "mpi/rank_placement.hpp"
+#include "mpi_command.hpp"
 #include "plot.hpp"
 #include "sparse/convection_diffusion.hpp"
 #include "sparse/matrix_market.hpp"
@@ -160,7 +161,6 @@ void print_summary(const nlohmann::ordered_json& j) {
 }
 
 void run_gmres(const GmresOptions& o) {
-  const mpi::Session session;
   const MPI_Comm world = MPI_COMM_WORLD;
   const mpi::Place me = mpi::place_in(world);
   gmres::Options s;
@@ -254,7 +254,7 @@ Command add_gmres_command(CLI::App& parent) {
   o->json_opt = add_json_file_option(*sub, o->json);
   sub->add_option("--plot", o->plot, "Draw where the time went as a stacked bar (.png or .svg)")->type_name("FILE");
   say_runs_here_only(*sub);
-  return {sub, [o] { run_gmres(*o); }};
+  return {sub, [o] { run_mpi_command([&] { run_gmres(*o); }); }};
 }
 
 }  // namespace ulibc::cli

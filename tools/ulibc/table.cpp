@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 
 namespace ulibc::cli {
 
@@ -34,5 +35,12 @@ void Table::print(std::ostream& out, const std::string& indent) const {
 }
 
 std::string cell(long long value) { return value < 0 ? "-" : std::to_string(value); }
+
+std::string number(double x) {
+  if (std::isnan(x)) return "-";
+  if (x != 0 && std::abs(x) < 1e-3) return fmt::format("{:.3g}", x);
+  const int digits = x == 0 ? 1 : static_cast<int>(std::floor(std::log10(std::abs(x)))) + 1;
+  return fmt::format("{:.{}f}", x, std::max(0, 4 - digits));
+}
 
 }  // namespace ulibc::cli

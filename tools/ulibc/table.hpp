@@ -26,5 +26,7 @@ class Table {
 
 // An id or count as a cell: the library's -1 ("unknown", "not bound") reads as "-".
 std::string cell(long long value);
+// A measured figure as a cell, four significant digits: 23456.7 → "23457", 0.12345 → "0.1235"; NaN → "-".
+std::string number(double x);
 
 }  // namespace ulibc::cli
