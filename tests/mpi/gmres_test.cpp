@@ -195,7 +195,9 @@ TEST(SolveLarge, EveryKernelAndExchangeGivesTheDenseSolution) {
 TEST(Solve, TwoThreadsShareTheRowsOfALargerMatrix) {
   const CsrMatrix m = model("convdiff2d:130");
   const DistributedMatrix a = DistributedMatrix::scatter(m, 0, MPI_COMM_WORLD, 2);
-  if (ranks() == 1) EXPECT_EQ(a.team().threads(), 2);
+  if (ranks() == 1) {
+    EXPECT_EQ(a.team().threads(), 2);
+  }
   std::vector<double> ones(static_cast<std::size_t>(m.rows()), 1.0);
   const std::vector<double> whole_b = product(m, ones);
   const Vector b = local_part(a, whole_b);
