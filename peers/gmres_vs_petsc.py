@@ -76,7 +76,7 @@ import sys
 import tempfile
 
 sys.dont_write_bytecode = True  # importing peers_common leaves no __pycache__ in the source tree
-from peers_common import machine_lines, machine_record, print_commands, run_limited, unique_commands
+from peers_common import machine_lines, machine_record, print_commands, run_limited, save_record, unique_commands
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MODEL_PROBLEMS = ["poisson2d:400", "convdiff2d:400", "convdiff3d:80"]
@@ -407,10 +407,7 @@ def write_record(args, path, comparisons, hard, matmult, ulibc_missing):
         "matmult": matmult,
         "commands": unique_commands(),
     }
-    with open(path, "w") as f:
-        json.dump(record, f, indent=1)
-        f.write("\n")
-    print(f"# record: {path}")
+    save_record(path, record)
 
 
 def default_problems(matrices):

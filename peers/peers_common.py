@@ -7,6 +7,7 @@ describing the machine, listing the commands run.
 Standard library only, for Debian's /usr/bin/python3. The scripts import it
 from their own directory (Python puts a script's directory first on sys.path).
 """
+import json
 import os
 import re
 import shlex
@@ -203,6 +204,14 @@ def machine_record(gap_dir=None):
 def unique_commands():
     """The commands run, each once, in the order first run."""
     return list(dict.fromkeys(COMMANDS))
+
+
+def save_record(path, record):
+    """The run's JSON record to `path`, and a line saying where."""
+    with open(path, "w") as f:
+        json.dump(record, f, indent=1)
+        f.write("\n")
+    print(f"# record: {path}")
 
 
 def print_commands():

@@ -102,7 +102,7 @@ import tempfile
 
 sys.dont_write_bytecode = True  # importing peers_common leaves no __pycache__ in the source tree
 from peers_common import (COMMANDS, GAP_DRIVER_HELPERS, build_gap_driver, gap_launch, machine_lines, machine_record,
-                          print_commands, run, unique_commands)
+                          print_commands, run, save_record, unique_commands)
 
 # Compiled with GAP's Makefile flags into the work directory (peers_common.build_gap_driver).
 DRIVER_SOURCE = r'''// gap_sssp_sources.cc -- GAP's sssp, unchanged, with the sources of a DIMACS .ss file.
@@ -525,10 +525,7 @@ def write_record(args, path, graph, sources_file, graph_desc, vertices, sources,
         "comparisons": comparisons,
         "commands": unique_commands(),
     }
-    with open(path, "w") as f:
-        json.dump(record, f, indent=1)
-        f.write("\n")
-    print(f"# record: {path}")
+    save_record(path, record)
 
 
 def compare(args, workdir, threads, plan, gap_deltas):
