@@ -61,6 +61,11 @@ Exchange::Exchange(const DistributedMatrix& a) : a_(a) {
   }
   counts_ = blocks.counts();
   displs_ = blocks.displacements();
+  send_to_.assign(static_cast<std::size_t>(ranks), nullptr);
+  receive_from_.assign(static_cast<std::size_t>(ranks), nullptr);
+  for (const Peer& p : send_) send_to_[static_cast<std::size_t>(p.rank)] = &p;
+  for (const Peer& p : recv_) receive_from_[static_cast<std::size_t>(p.rank)] = &p;
+  requests_.reserve(send_.size() + recv_.size());
 }
 
 double Exchange::bytes_received(Comm how) const {
@@ -91,63 +96,62 @@ void Exchange::gather_whole(Comm how, const double* x_own, double* ghosts) {
   for (std::size_t k = 0; k < g.size(); ++k) ghosts[k] = whole_[static_cast<std::size_t>(g[k])];
 }
 
-double Exchange::run(Comm how, const double* x_own, double* ghosts, const std::function<void()>& meanwhile) {
-  const MPI_Comm comm = a_.comm();
-  double in_mpi = 0;
-  if (!overlaps(how)) {
-    const double start = now();
-    if (how == Comm::allgather || how == Comm::bcast) {
-      gather_whole(how, x_own, ghosts);
-    } else {
-      // Pairwise by distance d: send to me+d while receiving from me-d; MPI_PROC_NULL where nothing is owed, so
-      // that no rank waits for a message that never comes and no cycle of blocking sends can form.
-      pack(x_own);
-      const int ranks = a_.blocks().ranks(), me = a_.rank();
-      std::vector<const Peer*> to(static_cast<std::size_t>(ranks), nullptr), from(to.size(), nullptr);
-      for (const Peer& p : send_) to[static_cast<std::size_t>(p.rank)] = &p;
-      for (const Peer& p : recv_) from[static_cast<std::size_t>(p.rank)] = &p;
-      for (int d = 1; d < ranks; ++d) {
-        const Peer* s = to[static_cast<std::size_t>((me + d) % ranks)];
-        const Peer* r = from[static_cast<std::size_t>((me - d + ranks) % ranks)];
-        if (!s && !r) continue;
-        mpi::check(MPI_Sendrecv(s ? s->buffer.data() : nullptr, s ? s->count : 0, MPI_DOUBLE,
-                                s ? s->rank : MPI_PROC_NULL, kTag, r ? ghosts + r->first : nullptr, r ? r->count : 0,
-                                MPI_DOUBLE, r ? r->rank : MPI_PROC_NULL, kTag, comm, MPI_STATUS_IGNORE),
-                   "MPI_Sendrecv");
-      }
-    }
-    in_mpi = now() - start;
-    meanwhile();
-    return in_mpi;
-  }
-  double start = now();
-  pack(x_own);
-  std::vector<MPI_Request> requests;
-  const auto post_sends = [&] {
-    for (Peer& p : send_) {
-      requests.emplace_back();
-      mpi::check(MPI_Isend(p.buffer.data(), p.count, MPI_DOUBLE, p.rank, kTag, comm, &requests.back()), "MPI_Isend");
-    }
-  };
-  const auto post_receives = [&] {
-    for (const Peer& p : recv_) {
-      requests.emplace_back();
-      mpi::check(MPI_Irecv(ghosts + p.first, p.count, MPI_DOUBLE, p.rank, kTag, comm, &requests.back()), "MPI_Irecv");
-    }
-  };
-  requests.reserve(send_.size() + recv_.size());
-  if (how == Comm::isend) {
-    post_sends();
-    post_receives();
+double Exchange::start(Comm how, const double* x_own, double* ghosts) {
+  const double started = now();
+  requests_.clear();
+  if (how == Comm::allgather || how == Comm::bcast) {
+    gather_whole(how, x_own, ghosts);
+  } else if (how == Comm::p2p) {
+    exchange_pairwise(x_own, ghosts);
   } else {
-    post_receives();
-    post_sends();
+    pack(x_own);
+    const auto post_sends = [&] {
+      for (Peer& p : send_) {
+        requests_.emplace_back();
+        mpi::check(MPI_Isend(p.buffer.data(), p.count, MPI_DOUBLE, p.rank, kTag, a_.comm(), &requests_.back()),
+                   "MPI_Isend");
+      }
+    };
+    const auto post_receives = [&] {
+      for (const Peer& p : recv_) {
+        requests_.emplace_back();
+        mpi::check(MPI_Irecv(ghosts + p.first, p.count, MPI_DOUBLE, p.rank, kTag, a_.comm(), &requests_.back()),
+                   "MPI_Irecv");
+      }
+    };
+    if (how == Comm::isend) {
+      post_sends();
+      post_receives();
+    } else {
+      post_receives();
+      post_sends();
+    }
   }
-  in_mpi += now() - start;
-  meanwhile();
-  start = now();
-  mpi::check(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
-  return in_mpi + now() - start;
+  return now() - started;
+}
+
+double Exchange::finish() {
+  if (requests_.empty()) return 0;
+  const double started = now();
+  mpi::check(MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+  requests_.clear();
+  return now() - started;
+}
+
+// Pairwise by distance d: send to me+d while receiving from me-d; MPI_PROC_NULL where nothing is owed, so that no
+// rank waits for a message that never comes and no cycle of blocking sends can form.
+void Exchange::exchange_pairwise(const double* x_own, double* ghosts) {
+  pack(x_own);
+  const int ranks = a_.blocks().ranks(), me = a_.rank();
+  for (int d = 1; d < ranks; ++d) {
+    const Peer* s = send_to_[static_cast<std::size_t>((me + d) % ranks)];
+    const Peer* r = receive_from_[static_cast<std::size_t>((me - d + ranks) % ranks)];
+    if (!s && !r) continue;
+    mpi::check(MPI_Sendrecv(s ? s->buffer.data() : nullptr, s ? s->count : 0, MPI_DOUBLE, s ? s->rank : MPI_PROC_NULL,
+                            kTag, r ? ghosts + r->first : nullptr, r ? r->count : 0, MPI_DOUBLE,
+                            r ? r->rank : MPI_PROC_NULL, kTag, a_.comm(), MPI_STATUS_IGNORE),
+               "MPI_Sendrecv");
+  }
 }
 
 }  // namespace ulibc::gmres

@@ -15,7 +15,6 @@
 #include <mpi.h>
 
 #include <array>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -35,9 +34,11 @@ class Exchange {
   explicit Exchange(const DistributedMatrix& a);
 
   // Fills ghosts[g] with x's value at global column a.ghosts()[g], from the owners of those columns; `x_own` is
-  // this rank's block. `meanwhile` runs once, during the exchange when `how` overlaps, after it otherwise.
-  // Collective: every rank calls it with the same `how`. Returns the seconds this rank spent in MPI calls.
-  double run(Comm how, const double* x_own, double* ghosts, const std::function<void()>& meanwhile);
+  // this rank's block. The blocking ways complete the exchange in start(); the overlapping ones post their
+  // messages there and wait in finish(), so that the caller computes in between. Collective: every rank calls
+  // both with the same `how`. Each returns the seconds this rank spent in MPI calls.
+  double start(Comm how, const double* x_own, double* ghosts);
+  double finish();
 
   // Bytes this rank receives per exchange: the whole vector for the collective ways, its ghosts for the others.
   double bytes_received(Comm how) const;
@@ -51,11 +52,14 @@ class Exchange {
     std::vector<double> buffer;  // send: the packed values
   };
   void gather_whole(Comm how, const double* x_own, double* ghosts);
+  void exchange_pairwise(const double* x_own, double* ghosts);
   void pack(const double* x_own);
   const DistributedMatrix& a_;
   std::vector<Peer> send_, recv_;
-  std::vector<double> whole_;         // the whole vector, for allgather and bcast
-  std::vector<int> counts_, displs_;  // every rank's block, for allgather and bcast
+  std::vector<double> whole_;                        // the whole vector, for allgather and bcast
+  std::vector<int> counts_, displs_;                 // every rank's block, for allgather and bcast
+  std::vector<const Peer*> send_to_, receive_from_;  // by rank: the peer, or null where nothing passes
+  std::vector<MPI_Request> requests_;                // what start() posted and finish() waits for
 };
 
 }  // namespace ulibc::gmres

@@ -52,20 +52,20 @@ void multiply_rows(Kernel k, const LocalRows& part, IndexRange<Index> r, const d
   }
 }
 
-// The diagonal block needs only this rank's x, so it runs as `meanwhile` (during the messages, for the overlapping
-// ways); the outside part adds the ghosts' contributions once they are in.
+// The diagonal block needs only this rank's x, so it runs between start() and finish() (during the messages, for
+// the overlapping ways); the outside part adds the ghosts' contributions once they are in.
 void Operator::apply(const double* x, double* y, TimeSplit& split) {
   const Team& team = a_.team();
-  double arithmetic = 0;
-  split.comm += exchange_.run(comm, x, ghosts_.data(), [&] {
-    Timed t(arithmetic);
+  split.comm += exchange_.start(comm, x, ghosts_.data());
+  {
+    Timed t(split.spmv);
     team.run([&](int, IndexRange<Index> r) { multiply_rows(kernel, a_.diagonal(), r, x, y, false); });
-  });
+  }
+  split.comm += exchange_.finish();
   if (a_.outside().nonzeros() > 0) {
-    Timed t(arithmetic);
+    Timed t(split.spmv);
     team.run([&](int, IndexRange<Index> r) { multiply_rows(kernel, a_.outside(), r, ghosts_.data(), y, true); });
   }
-  split.spmv += arithmetic;
 }
 
 }  // namespace ulibc::gmres
