@@ -45,7 +45,6 @@ gmres::Options solver_options(const GmresOptions& o) {
   gmres::set_knobs(s, o.knobs);
   s.precond_options = {.ilu_blocks = gmres::parse_ilu_blocks(o.ilu_blocks), .poly_degree = o.poly_degree};
   gmres::check(s);
-  if (!o.plot.empty()) check_plot_target(o.plot);
   return s;
 }
 
@@ -163,19 +162,22 @@ void print_summary(const nlohmann::ordered_json& j) {
 void run_gmres(const GmresOptions& o) {
   const MPI_Comm world = MPI_COMM_WORLD;
   const mpi::Place me = mpi::place_in(world);
+  // Rank 0 checks the options first (and that the plot it will draw can be drawn), so that a mistake is said once.
   gmres::Options s;
   mpi::together(world, [&] {
-    if (me.rank == kRoot) s = solver_options(o);
+    if (me.rank != kRoot) return;
+    s = solver_options(o);
+    if (!o.plot.empty()) check_plot_target(o.plot);
   });
-  s = solver_options(o);  // valid now: the others' copy
+  if (me.rank != kRoot) s = solver_options(o);
   if (!o.mpi_profile.empty()) {
     const std::string key = mpi::layout_key(world);
     mpi::together(world, [&] {
-      if (me.rank == kRoot && !mpi::load_profile(o.mpi_profile, key))
+      s.profile = mpi::load_profile(o.mpi_profile, key);
+      if (me.rank == kRoot && !s.profile)
         fmt::print(stderr, "ulibc: warning: {} has no profile for {}: the exchanges are all measured\n", o.mpi_profile,
                    key);
     });
-    s.profile = mpi::load_profile(o.mpi_profile, key);
   }
 
   const Topology topo = load_topology("", false, "gmres", Detail::placement);
