@@ -171,13 +171,17 @@ std::size_t pick(const std::vector<Trial>& trials) {
 
 }  // namespace
 
+double trial_deadline(double start, double fastest_trial, double best_predicted) {
+  return start + std::max(kDropFactor * fastest_trial, kTrialShare * best_predicted);
+}
+
 TrialWinner trial_preconditioners(Operator& op, Cycle& cycle, Vector& x, const Options& opts, int restart,
                                   double target, std::vector<Decision>& decisions) {
   const DistributedMatrix& a = op.matrix();
   const Team& team = a.team();
   Vector start(team, a.rows());
   std::copy(x.data(), x.data() + a.rows(), start.data());
-  double fastest = std::numeric_limits<double>::infinity();
+  double fastest = std::numeric_limits<double>::infinity(), best_predicted = 0;
   std::string measured;
   long steps_left = opts.max_iterations;
   cycle.basis()[std::min(restart, kTrialSteps)];  // allocated (and first touched) before any trial is timed
@@ -208,7 +212,7 @@ TrialWinner trial_preconditioners(Operator& op, Cycle& cycle, Vector& x, const O
     std::copy(start.data(), start.data() + a.rows(), t.x.data());
     TimeSplit scratch;
     const CycleEnd end = cycle.run(t.x, std::min(restart, kTrialSteps), Orth::cgs2, *t.m, target, steps_left, scratch,
-                                   false, t0 + kDropFactor * fastest, true);
+                                   false, trial_deadline(t0, fastest, best_predicted), true);
     const double elapsed = mpi::max(MPI_Wtime() - t0, a.comm());
     steps_left -= end.steps;
     fastest = std::min(fastest, elapsed);
@@ -230,13 +234,14 @@ TrialWinner trial_preconditioners(Operator& op, Cycle& cycle, Vector& x, const O
     // 1x1 matrix): it cannot win.
     const bool cut = !t.converged && end.steps < std::min(restart, kTrialSteps) && steps_left > 0;
     if (cut) t.total_steps = t.seconds = std::numeric_limits<double>::infinity();
+    best_predicted = trials.empty() ? t.seconds : std::min(best_predicted, t.seconds);
     measured += fmt::format(
         "{}{}: set-up {:.3g} s, {} steps, {:.3g} s in all, residual {:.2g} of its start, Ritz values "
         "{:.2g}..{:.2g}, {:.3g} steps per decade, {:.3g} s per step, predicted {:.4g} steps and {:.3g} s{}",
         measured.empty() ? "" : "; ", t.m->describe(), setup, end.steps, elapsed, end.estimate / end.start_residual,
         end.ritz_min, end.ritz_max, per_decade, step, t.total_steps, t.seconds,
         t.converged ? " (converged)"
-        : cut       ? " (cut short at 3x the fastest trial: left out)"
+        : cut       ? " (cut short by the time bound: left out)"
                     : "");
     trials.push_back(std::move(t));
     if (trials.back().converged || steps_left <= 0) break;

@@ -4,7 +4,7 @@
 // Katagiri and Kuroda's lesson (§3.3, Figs. 10–11): a trial that includes one very slow candidate can cost more than
 // tuning wins, and switching orthogonalisation midway can cost iterations. So: a candidate whose first run is far
 // slower than the best so far is dropped at once; the preconditioner trials stop at a step budget and at a time
-// bound set by the fastest trial; a stored MPI profile prunes the exchanges before any is run; the winning trial's
+// bound (trial_deadline); a stored MPI profile prunes the exchanges before any is run; the winning trial's
 // iterate is kept, not thrown away; and the orthogonalisation changes at most once.
 #pragma once
 #include <memory>
@@ -21,6 +21,13 @@ inline constexpr double kLossLimit = 1e-8;   // the loss of orthogonality that m
 inline constexpr double kProfileMargin = 2;  // exchanges predicted within this factor of the best are measured
 inline constexpr double kClearMargin = 0.5;  // a cheaper-per-step preconditioner must win by this much
 inline constexpr double kStallRatio = 0.9;   // a cycle that leaves more of its residual than this stalled
+inline constexpr double kTrialShare = 0.25;  // of the best predicted solve, what one trial may always spend
+
+// How long a preconditioner trial begun at `start` may run: kDropFactor times the fastest trial so far, or
+// kTrialShare of the best predicted solve if that is longer (no bound before the first trial has run). The second
+// term keeps one descheduled step on a busy machine from cutting the trial of the preconditioner a long solve needs:
+// a trial is cut for what it costs against the solve it could shorten, not against a cheap neighbour's clock.
+double trial_deadline(double start, double fastest_trial, double best_predicted);
 
 // Sets op.kernel and op.comm: the fixed ones as given, the others measured. Collective.
 void tune_product(Operator& op, const Options& opts, std::vector<Decision>& decisions);

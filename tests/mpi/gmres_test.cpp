@@ -10,8 +10,10 @@
 
 #include <cmath>
 #include <filesystem>
+#include <limits>
 #include <random>
 
+#include "gmres/tuner.hpp"
 #include "gmres/verify.hpp"
 #include "mpi/comm.hpp"
 #include "sparse/convection_diffusion.hpp"
@@ -254,6 +256,17 @@ TEST(Solve, TunedSolvesWhatTheFixedDefaultCannot) {
   EXPECT_TRUE(tuned.converged) << decisions;
   EXPECT_LE(tuned.iterations + tuned.trial_iterations, 300);
   EXPECT_NE(tuned.precond, Precond::none);
+}
+
+// The bound of a preconditioner trial, on the clocks of a failed run with four ranks on two busy processors: the
+// unpreconditioned trial took 0.017 s and predicted a 1.47 s solve; Jacobi's 19 steps then took 0.065 s (one step
+// waited on a descheduled rank). Cut at 3x the first trial, Jacobi was left out and the solve stalled without it.
+TEST(TrialDeadline, GrowsWithTheSolveATrialCouldShorten) {
+  using ulibc::gmres::detail::trial_deadline;
+  EXPECT_GT(trial_deadline(10, 0.017, 1.47), 10 + 0.0654);
+  EXPECT_DOUBLE_EQ(trial_deadline(10, 0.017, 1.47), 10 + 0.25 * 1.47);
+  EXPECT_DOUBLE_EQ(trial_deadline(10, 0.01, 0.02), 10 + 3 * 0.01);  // a short solve: the fastest trial's bound
+  EXPECT_EQ(trial_deadline(10, std::numeric_limits<double>::infinity(), 0), std::numeric_limits<double>::infinity());
 }
 
 TEST(SolveLarge, RealMatricesReachTheTolerance) {
