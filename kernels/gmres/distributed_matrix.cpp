@@ -157,7 +157,15 @@ DistributedMatrix DistributedMatrix::scatter(const sparse::CsrMatrix& global, in
         return static_cast<Column>(std::lower_bound(m.ghosts_.begin(), m.ghosts_.end(), c) - m.ghosts_.begin());
       },
       m.outside_);
+  for (Index i = 0; i < m.rows(); ++i)
+    if (m.outside_.row_start[i + 1] > m.outside_.row_start[i]) m.outside_rows_.push_back(i);
   return m;
+}
+
+std::span<const Index> DistributedMatrix::outside_rows(IndexRange<Index> rows) const {
+  const auto first = std::lower_bound(outside_rows_.begin(), outside_rows_.end(), rows.begin);
+  const auto last = std::lower_bound(first, outside_rows_.end(), rows.end);
+  return {first, last};
 }
 
 }  // namespace ulibc::gmres

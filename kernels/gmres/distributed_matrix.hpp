@@ -58,6 +58,11 @@ class DistributedMatrix {
   const LocalRows& diagonal() const { return diagonal_; }
   const LocalRows& outside() const { return outside_; }
   std::span<const Index> ghosts() const { return ghosts_; }  // global column of each outside column
+  // The local rows whose outside part holds entries, ascending (all of them, or those within `rows`): a banded
+  // matrix's rows reach other ranks' columns only near its block's edges, so a product adds the ghosts' part to
+  // these rows alone, as PETSc compresses the rows of MPIAIJ's off-diagonal block.
+  std::span<const Index> outside_rows() const { return outside_rows_; }
+  std::span<const Index> outside_rows(IndexRange<Index> rows) const;
   MPI_Comm comm() const { return comm_; }
 
  private:
@@ -67,7 +72,7 @@ class DistributedMatrix {
   int rank_ = 0;
   Team team_;
   LocalRows diagonal_, outside_;
-  std::vector<Index> ghosts_;
+  std::vector<Index> ghosts_, outside_rows_;
   MPI_Comm comm_ = MPI_COMM_NULL;
 };
 

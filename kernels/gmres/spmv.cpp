@@ -17,14 +17,15 @@ Kernel parse_kernel(const std::string& name) { return detail::parse_name<Kernel>
 
 namespace {
 
-// Depth independent partial sums per row, then the remainder one by one.
-template <int Depth>
-void rows_product(const LocalRows& part, IndexRange<Index> r, const double* __restrict x, double* __restrict y,
-                  bool accumulate) {
+// Over `count` rows, the j-th being row(j): y[i] (+)= Σ values·x of row i, in Depth independent partial sums and
+// then the remainder one by one.
+template <int Depth, bool Add, class Row>
+void rows_product(const LocalRows& part, Index count, Row row, const double* __restrict x, double* __restrict y) {
   const Index* rs = part.row_start.data();
   const Column* col = part.columns.data();
   const double* val = part.values.data();
-  for (Index i = r.begin; i < r.end; ++i) {
+  for (Index j = 0; j < count; ++j) {
+    const Index i = row(j);
     double sums[Depth] = {};
     Index k = rs[i];
     const Index end = rs[i + 1];
@@ -33,38 +34,51 @@ void rows_product(const LocalRows& part, IndexRange<Index> r, const double* __re
     double s = 0;
     for (int u = 0; u < Depth; ++u) s += sums[u];
     for (; k < end; ++k) s += val[k] * x[col[k]];
-    y[i] = accumulate ? y[i] + s : s;
+    y[i] = Add ? y[i] + s : s;
+  }
+}
+
+template <bool Add, class Row>
+void product(Kernel k, const LocalRows& part, Index count, Row row, const double* x, double* y) {
+  switch (k) {
+    case Kernel::csr:
+      return rows_product<1, Add>(part, count, row, x, y);
+    case Kernel::unroll2:
+      return rows_product<2, Add>(part, count, row, x, y);
+    case Kernel::unroll4:
+      return rows_product<4, Add>(part, count, row, x, y);
+    case Kernel::unroll8:
+      return rows_product<8, Add>(part, count, row, x, y);
   }
 }
 
 }  // namespace
 
-void multiply_rows(Kernel k, const LocalRows& part, IndexRange<Index> r, const double* x, double* y, bool accumulate) {
-  switch (k) {
-    case Kernel::csr:
-      return rows_product<1>(part, r, x, y, accumulate);
-    case Kernel::unroll2:
-      return rows_product<2>(part, r, x, y, accumulate);
-    case Kernel::unroll4:
-      return rows_product<4>(part, r, x, y, accumulate);
-    case Kernel::unroll8:
-      return rows_product<8>(part, r, x, y, accumulate);
-  }
+void multiply_rows(Kernel k, const LocalRows& part, IndexRange<Index> r, const double* x, double* y) {
+  product<false>(
+      k, part, r.size(), [first = r.begin](Index j) { return first + j; }, x, y);
+}
+
+void add_listed_rows(Kernel k, const LocalRows& part, std::span<const Index> rows, const double* x, double* y) {
+  product<true>(
+      k, part, static_cast<Index>(rows.size()), [rows](Index j) { return rows[static_cast<std::size_t>(j)]; }, x, y);
 }
 
 // The diagonal block needs only this rank's x, so it runs between start() and finish() (during the messages, for
-// the overlapping ways); the outside part adds the ghosts' contributions once they are in.
+// the overlapping ways); the outside part then adds the ghosts' contributions to the few rows that have any.
 void Operator::apply(const double* x, double* y, TimeSplit& split) {
   const Team& team = a_.team();
   split.comm += exchange_.start(comm, x, ghosts_.data());
   {
     Timed t(split.spmv);
-    team.run([&](int, IndexRange<Index> r) { multiply_rows(kernel, a_.diagonal(), r, x, y, false); });
+    team.run([&](int, IndexRange<Index> r) { multiply_rows(kernel, a_.diagonal(), r, x, y); });
   }
   split.comm += exchange_.finish();
-  if (a_.outside().nonzeros() > 0) {
+  if (!a_.outside_rows().empty()) {
     Timed t(split.spmv);
-    team.run([&](int, IndexRange<Index> r) { multiply_rows(kernel, a_.outside(), r, ghosts_.data(), y, true); });
+    team.run([&](int, IndexRange<Index> r) {
+      add_listed_rows(kernel, a_.outside(), a_.outside_rows(r), ghosts_.data(), y);
+    });
   }
 }
 

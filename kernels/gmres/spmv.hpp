@@ -6,6 +6,7 @@
 // only at run time), so the tuner measures them on the matrix at hand.
 #pragma once
 #include <array>
+#include <span>
 #include <string>
 
 #include "gmres/exchange.hpp"
@@ -18,8 +19,10 @@ inline constexpr std::array<Kernel, 4> kKernels = {Kernel::csr, Kernel::unroll2,
 std::string kernel_name(Kernel k);
 Kernel parse_kernel(const std::string& name);  // Error(input) naming the accepted words
 
-// y[i] (+)= Σ_k values[k]·x[columns[k]] over rows [r.begin, r.end) of `part`; `accumulate` adds to y.
-void multiply_rows(Kernel k, const LocalRows& part, IndexRange<Index> r, const double* x, double* y, bool accumulate);
+// y[i] = Σ_k values[k]·x[columns[k]] over rows [r.begin, r.end) of `part`.
+void multiply_rows(Kernel k, const LocalRows& part, IndexRange<Index> r, const double* x, double* y);
+// y[i] += the same sum, for the listed rows i of `part` only.
+void add_listed_rows(Kernel k, const LocalRows& part, std::span<const Index> rows, const double* x, double* y);
 
 // The matrix as an operator: y = A·x on this rank's rows, with the exchange it needs.
 class Operator {
