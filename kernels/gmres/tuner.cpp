@@ -154,8 +154,9 @@ struct Trial {
   bool converged = false;
 };
 
-// The fewest predicted steps wins unless another candidate's predicted time is under kClearMargin of its: steps come
-// from the numbers alone, seconds from clocks a busy machine can halve or double.
+// The fewest predicted steps wins (of counts within kStepsTie of the fewest, the fewest seconds) unless another
+// candidate's predicted time is under kClearMargin of its: steps come from the numbers alone, seconds from clocks a
+// busy machine can halve or double.
 std::size_t pick(const std::vector<Trial>& trials) {
   const auto by = [&](auto key) {
     return static_cast<std::size_t>(std::min_element(trials.begin(), trials.end(),
@@ -165,8 +166,13 @@ std::size_t pick(const std::vector<Trial>& trials) {
   for (std::size_t k = 0; k < trials.size(); ++k)
     if (trials[k].converged) return k;
   const std::size_t fewest = by([](const Trial& t) { return t.total_steps; });
+  // A prediction from a few steps cannot tell counts within kStepsTie apart: among those, the fewest seconds.
+  std::size_t chosen = fewest;
+  for (std::size_t k = 0; k < trials.size(); ++k)
+    if (trials[k].total_steps <= kStepsTie * trials[fewest].total_steps && trials[k].seconds < trials[chosen].seconds)
+      chosen = k;
   const std::size_t fastest = by([](const Trial& t) { return t.seconds; });
-  return trials[fastest].seconds < kClearMargin * trials[fewest].seconds ? fastest : fewest;
+  return trials[fastest].seconds < kClearMargin * trials[chosen].seconds ? fastest : chosen;
 }
 
 }  // namespace
@@ -255,8 +261,9 @@ TrialWinner trial_preconditioners(Operator& op, Cycle& cycle, Vector& x, const O
   decisions.push_back(
       {"precond", precond_name(best.choice),
        fmt::format("a trial of at most {} steps from the same start each; kept: the fewest predicted steps to the "
-                   "tolerance, unless another is predicted to take less than {} of its time: {}",
-                   std::min(restart, kTrialSteps), kClearMargin, measured)});
+                   "tolerance (of counts within {}x of the fewest, the fewest seconds), unless another is predicted "
+                   "to take less than {} of its time: {}",
+                   std::min(restart, kTrialSteps), kStepsTie, kClearMargin, measured)});
   return best;
 }
 

@@ -20,6 +20,7 @@ inline constexpr double kDropFactor = 3;     // a candidate this many times the 
 inline constexpr double kLossLimit = 1e-8;   // the loss of orthogonality that makes cgs give way (≈ √ε)
 inline constexpr double kProfileMargin = 2;  // exchanges predicted within this factor of the best are measured
 inline constexpr double kClearMargin = 0.5;  // a cheaper-per-step preconditioner must win by this much
+inline constexpr double kStepsTie = 1.1;     // predicted step counts this close are the same count
 inline constexpr double kStallRatio = 0.9;   // a cycle that leaves more of its residual than this stalled
 inline constexpr double kTrialShare = 0.25;  // of the best predicted solve, what one trial may always spend
 
