@@ -22,9 +22,9 @@ set(ULIBC_SPARSE_SOURCES ${_d}/sparse/csr_matrix.cpp ${_d}/sparse/matrix_market.
                          ${_d}/sparse/convection_diffusion.cpp)
 
 # The MPI layer of the distributed kernels (library ulibc_mpi, ulibc::mpi): the session and error convention, where
-# each rank runs, the stored profile of MPI's costs (its file needs no MPI: the fuzz targets build it alone) and the
-# measurements that make it.
-set(ULIBC_MPI_PROFILE_SOURCES ${_d}/mpi/comm_profile.cpp)
+# each rank runs, the stored profile of MPI's costs in a keyed file (these files need no MPI: the fuzz targets build
+# them alone) and the measurements that make it.
+set(ULIBC_MPI_PROFILE_SOURCES ${_d}/mpi/keyed_file.cpp ${_d}/mpi/comm_profile.cpp)
 set(ULIBC_MPI_SOURCES ${_d}/mpi/comm.cpp ${_d}/mpi/rank_placement.cpp ${ULIBC_MPI_PROFILE_SOURCES}
                       ${_d}/mpi/micro.cpp)
 

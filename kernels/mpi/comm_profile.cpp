@@ -5,10 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
-#include <iterator>
-#include <nlohmann/json.hpp>
 
+#include "mpi/keyed_file.hpp"
 #include "ulibc/error.hpp"
 
 namespace ulibc::mpi {
@@ -48,62 +46,32 @@ Curve curve_from(const nlohmann::json& j, const std::string& name, const std::st
   return c;
 }
 
-// The file's text as JSON, its shape checked: an object whose "profiles" is a list of objects, each with a "key".
-nlohmann::json parse_file(const std::string& text, const std::string& source) {
-  try {
-    const nlohmann::json j = nlohmann::json::parse(text);
-    const bool shaped = j.is_object() && j.contains("profiles") && j.at("profiles").is_array() &&
-                        std::all_of(j.at("profiles").begin(), j.at("profiles").end(), [](const nlohmann::json& p) {
-                          return p.is_object() && p.contains("key") && p.at("key").is_string();
-                        });
-    if (!shaped)
-      throw input_error(fmt::format("{}: not an MPI profile (a \"profiles\" list of objects with a \"key\")", source));
-    return j;
-  } catch (const nlohmann::json::exception& e) {
-    throw input_error(fmt::format("{}: not an MPI profile: {}", source, e.what()));
-  }
-}
-
-std::string read_text(std::ifstream& in) { return {std::istreambuf_iterator<char>(in), {}}; }
+const KeyedFile kProfileFile{"an MPI profile", "profiles"};
 
 }  // namespace
 
 std::optional<CommProfile> parse_profile(const std::string& text, const std::string& source, const std::string& key) {
-  const nlohmann::json file = parse_file(text, source);
+  const std::optional<nlohmann::json> p = find_record(text, source, kProfileFile, key);
+  if (!p) return std::nullopt;
   try {
-    for (const auto& p : file.at("profiles")) {
-      if (p.at("key").get<std::string>() != key) continue;
-      return CommProfile{key, curve_from(p, "p2p", source), curve_from(p, "allgather", source),
-                         curve_from(p, "bcast", source), curve_from(p, "allreduce", source)};
-    }
+    return CommProfile{key, curve_from(*p, "p2p", source), curve_from(*p, "allgather", source),
+                       curve_from(*p, "bcast", source), curve_from(*p, "allreduce", source)};
   } catch (const nlohmann::json::exception& e) {
     throw input_error(fmt::format("{}: not an MPI profile: {}", source, e.what()));
   }
-  return std::nullopt;
 }
 
 std::optional<CommProfile> load_profile(const std::string& path, const std::string& key) {
-  std::ifstream in(path);
-  if (!in) throw input_error(fmt::format("{}: cannot open the MPI profile", path));
-  return parse_profile(read_text(in), path, key);
+  return parse_profile(read_text_file(path, kProfileFile), path, key);
 }
 
 void save_profile(const std::string& path, const CommProfile& p) {
-  // An existing file keeps its other profiles; one that is not a profile is not overwritten.
-  std::ifstream in(path);
-  nlohmann::json file = in ? parse_file(read_text(in), path) : nlohmann::json{{"profiles", nlohmann::json::array()}};
-  in.close();
-  auto& list = file["profiles"];
-  list.erase(std::remove_if(list.begin(), list.end(), [&](const nlohmann::json& q) { return q.at("key") == p.key; }),
-             list.end());
-  list.push_back({{"key", p.key},
-                  {"p2p", to_json(p.p2p)},
-                  {"allgather", to_json(p.allgather)},
-                  {"bcast", to_json(p.bcast)},
-                  {"allreduce", to_json(p.allreduce)}});
-  std::ofstream out(path);
-  out << file.dump(1) << '\n';
-  if (!out) throw system_error(fmt::format("{}: cannot write the MPI profile", path));
+  store_record(path, kProfileFile,
+               {{"key", p.key},
+                {"p2p", to_json(p.p2p)},
+                {"allgather", to_json(p.allgather)},
+                {"bcast", to_json(p.bcast)},
+                {"allreduce", to_json(p.allreduce)}});
 }
 
 }  // namespace ulibc::mpi
