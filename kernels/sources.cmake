@@ -42,8 +42,10 @@ set(ULIBC_SIMPATH_SOURCES
 set(ULIBC_SSSP_SOURCES
     ${_d}/sssp/dijkstra.cpp ${_d}/sssp/delta_stepping.cpp ${_d}/sssp/verify.cpp ${_d}/sssp/placed_graph.cpp
     ${_d}/sssp/many_query.cpp ${_d}/sssp/road_problem.cpp ${_d}/sssp/sssp.cpp ${_d}/sssp/check_lines.cpp)
+# GMRES's tuning file needs no MPI either (a fuzz target builds it alone).
+set(ULIBC_GMRES_TUNING_FILE_SOURCES ${_d}/gmres/tuning_file.cpp)
 set(ULIBC_GMRES_SOURCES
-    ${_d}/gmres/team.cpp ${_d}/gmres/distributed_matrix.cpp ${_d}/gmres/exchange.cpp ${_d}/gmres/spmv.cpp
+    ${ULIBC_GMRES_TUNING_FILE_SOURCES} ${_d}/gmres/team.cpp ${_d}/gmres/distributed_matrix.cpp ${_d}/gmres/exchange.cpp ${_d}/gmres/spmv.cpp
     ${_d}/gmres/orthogonalize.cpp ${_d}/gmres/preconditioner.cpp ${_d}/gmres/arnoldi.cpp ${_d}/gmres/tuner.cpp
-    ${_d}/gmres/gmres.cpp ${_d}/gmres/verify.cpp)
+    ${_d}/gmres/gmres.cpp ${_d}/gmres/recall.cpp ${_d}/gmres/verify.cpp)
 unset(_d)

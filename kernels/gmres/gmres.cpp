@@ -71,7 +71,10 @@ Result solve(const DistributedMatrix& a, const Vector& b, Vector& x, const Optio
   const int limit = static_cast<int>(std::min<Index>(kMaxAutoRestart, a.global_rows()));
   int m = std::min<Index>(opts.restart.value_or(kDefaultRestart), a.global_rows());
 
-  {
+  if (opts.comm && opts.kernel) {  // nothing to tune: no tuning time
+    op.comm = *opts.comm;
+    op.kernel = *opts.kernel;
+  } else {
     Timed t(split.tuning);
     detail::tune_product(op, opts, res.decisions);
   }
@@ -80,11 +83,13 @@ Result solve(const DistributedMatrix& a, const Vector& b, Vector& x, const Optio
     Timed t(split.precond);
     precond = make_preconditioner(*opts.precond, op, opts.precond_options);
     res.precond = *opts.precond;
+    res.ilu_blocks = opts.precond_options.ilu_blocks;
   } else {
     Timed t(split.tuning);
     detail::TrialWinner w = detail::trial_preconditioners(op, cycle, x, opts, m, target, res.decisions);
     precond = std::move(w.m);
     res.precond = w.choice;
+    res.ilu_blocks = w.options.ilu_blocks;
     res.iterations = w.kept_steps;
     res.trial_iterations = w.lost_steps;
   }

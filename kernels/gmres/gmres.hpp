@@ -17,6 +17,7 @@
 #include "gmres/orthogonalize.hpp"
 #include "gmres/preconditioner.hpp"
 #include "gmres/spmv.hpp"
+#include "gmres/tuning_file.hpp"
 #include "mpi/comm_profile.hpp"
 
 namespace ulibc::gmres {
@@ -38,11 +39,7 @@ struct Options {
 // Error(input) for tol outside (0, 1), max_iterations < 1, restart < 1, a poly degree outside 0..20.
 void check(const Options& o);
 
-// The knobs as a command line words them: "auto" or a value's name ("cgs2", "bilu0"), the restart a number.
-struct KnobWords {
-  std::string restart = "auto", orth = "auto", precond = "auto", spmv = "auto", comm = "auto";
-};
-// Sets o's knobs from `w`. Error(input) naming the option and the accepted words for anything else.
+// Sets o's knobs from `w` (tuning_file.hpp). Error(input) naming the option and the accepted words for anything else.
 void set_knobs(Options& o, const KnobWords& w);
 
 // One choice the solver made, with the measurements behind it.
@@ -62,12 +59,22 @@ struct Result {
   int restart = 0;               // m at the end
   Orth orth = Orth::cgs;
   Precond precond = Precond::none;
-  std::string precond_detail;  // Preconditioner::describe()
+  IluBlocks ilu_blocks = IluBlocks::rank;  // block ILU(0)'s blocks, when precond is bilu0
+  std::string precond_detail;              // Preconditioner::describe()
   Kernel kernel = Kernel::csr;
   Comm comm = Comm::p2p;
   std::vector<Decision> decisions;
   TimeSplit time;
 };
+
+// Remembering a tuned solve (tuning_file.hpp). tuning_key is collective: the global shape, a hash of every rank's
+// rows (columns and values, in order), the rank layout (mpi::layout_key) and the threads of every rank, so that a
+// record is used only where the same tuning would be redone.
+std::string tuning_key(const DistributedMatrix& a);
+Tuned tuned_of(const Result& r);  // the knobs `r` ended with
+// Sets the knobs `o` leaves auto from `t` and returns a decision for each; Error(input) naming `source` for a word
+// the solver does not know.
+std::vector<Decision> recall(Options& o, const Tuned& t, const std::string& source);
 
 // Collective over the matrix's communicator: solves A x = b from the x given (zeros for x0 = 0), this rank's rows
 // of each. Error(input) on every rank when a preconditioner fixed by hand cannot be set up (a zero pivot).

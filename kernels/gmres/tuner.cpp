@@ -146,6 +146,7 @@ namespace {
 // One candidate's trial: what it predicts, and what it leaves (its M, its iterate) in case it wins.
 struct Trial {
   Precond choice = Precond::none;
+  PrecondOptions options;
   std::unique_ptr<Preconditioner> m;
   Vector x;
   long steps = 0;          // taken in the trial
@@ -205,7 +206,7 @@ TrialWinner trial_preconditioners(Operator& op, Cycle& cycle, Vector& x, const O
   std::vector<Trial> trials;
   for (const auto& [p, popts] : candidates) {
     const double t0 = MPI_Wtime();
-    Trial t{p};
+    Trial t{p, popts};
     try {
       t.m = make_preconditioner(p, op, popts);
     } catch (const Error& e) {
@@ -254,7 +255,7 @@ TrialWinner trial_preconditioners(Operator& op, Cycle& cycle, Vector& x, const O
   }
   if (trials.empty()) throw input_error("no preconditioner could be set up: " + measured);
   const std::size_t w = pick(trials);
-  TrialWinner best{trials[w].choice, std::move(trials[w].m), trials[w].steps, 0};
+  TrialWinner best{trials[w].choice, trials[w].options, std::move(trials[w].m), trials[w].steps, 0};
   for (std::size_t k = 0; k < trials.size(); ++k)
     if (k != w) best.lost_steps += trials[k].steps;
   std::copy(trials[w].x.data(), trials[w].x.data() + a.rows(), x.data());

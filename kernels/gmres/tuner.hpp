@@ -35,6 +35,7 @@ void tune_product(Operator& op, const Options& opts, std::vector<Decision>& deci
 
 struct TrialWinner {
   Precond choice = Precond::none;
+  PrecondOptions options;  // its options (which ILU(0) blocks)
   std::unique_ptr<Preconditioner> m;
   long kept_steps = 0, lost_steps = 0;  // the winner's (its iterate is kept in x) and the others'
 };

@@ -102,6 +102,31 @@ TEST(GmresCli, BadInputIsNamed) {
                      {"b.mtx", "vector of 3"});
 }
 
+// --tuning-file: the first solve tunes and stores its choices; the second of the same matrix starts from them, with
+// no trials and no tuning time; another matrix gets a record of its own; a malformed file is refused by name.
+TEST(GmresCli, TuningFileRemembersTheChoices) {
+  TempDir dir;
+  const std::string file = dir.path() + "/tuned.json";
+  const std::vector<std::string> first = {"gmres", "--generate", "convdiff2d:30", "--tuning-file", file, "--json"};
+  const auto tuned = run_cli_json(first, kAlone);
+  EXPECT_EQ(tuned["converged"], true);
+  EXPECT_GT(tuned["time"]["tuning"].get<double>(), 0);
+  const auto again = run_cli_json(first, kAlone);
+  EXPECT_EQ(again["converged"], true);
+  EXPECT_EQ(again["choices"], tuned["choices"]);
+  EXPECT_EQ(again["trial_iterations"], 0);
+  EXPECT_EQ(again["time"]["tuning"].get<double>(), 0);
+  for (const auto& d : again["decisions"])
+    EXPECT_NE(d["reason"].get<std::string>().find(file), std::string::npos) << d.dump();
+  EXPECT_EQ(again["decisions"].size(), 5u);
+
+  run_cli_json({"gmres", "--generate", "poisson2d:30", "--tuning-file", file, "--json"}, kAlone);
+  EXPECT_EQ(nlohmann::json::parse(read_file(file))["tuned"].size(), 2u);
+
+  write(file, "{\"tuned\": 3}");
+  expect_usage_error(run_cli({"gmres", "--generate", "convdiff2d:30", "--tuning-file", file}, kAlone), {file});
+}
+
 class GmresMpirun : public ::testing::Test {
  protected:
   void SetUp() override {

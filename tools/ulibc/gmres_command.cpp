@@ -29,7 +29,7 @@ constexpr int kRoot = 0;
 
 struct GmresOptions {
   PlacementOptions placement;
-  std::string matrix, generate, rhs, output, json, plot, mpi_profile;
+  std::string matrix, generate, rhs, output, json, plot, mpi_profile, tuning_file;
   CLI::Option* json_opt = nullptr;
   double tol = 1e-8;
   long max_iterations = 10000;
@@ -79,6 +79,35 @@ gmres::Vector right_hand_side(const GmresOptions& o, const gmres::DistributedMat
                           MPI_DOUBLE, kRoot, a.comm()),
              "MPI_Scatterv");
   return b;
+}
+
+// --tuning-file: the choices stored for this matrix, ranks and threads, set on `s`'s auto knobs (every rank reads
+// the file, as it reads the MPI profile).
+struct Remembered {
+  std::string key;  // empty without --tuning-file
+  bool found = false;
+  std::vector<gmres::Decision> decisions;
+};
+Remembered recall_tuning(const GmresOptions& o, const gmres::DistributedMatrix& a, gmres::Options& s) {
+  Remembered m;
+  if (o.tuning_file.empty()) return m;
+  m.key = gmres::tuning_key(a);
+  mpi::together(a.comm(), [&] {
+    if (const std::optional<gmres::Tuned> t = gmres::load_tuned(o.tuning_file, m.key)) {
+      m.found = true;
+      m.decisions = gmres::recall(s, *t, o.tuning_file);
+    }
+  });
+  return m;
+}
+
+// Stores what a solve with every knob on auto settled on, when it converged and the file had nothing for it.
+void remember_tuning(const GmresOptions& o, const gmres::DistributedMatrix& a, const Remembered& m,
+                     const gmres::Result& r, bool converged) {
+  if (m.key.empty() || m.found || !converged || o.knobs != gmres::KnobWords{}) return;
+  mpi::together(a.comm(), [&] {
+    if (a.rank() == kRoot) gmres::save_tuned(o.tuning_file, m.key, gmres::tuned_of(r));
+  });
 }
 
 // The whole solution on rank 0, written as a Matrix Market array.
@@ -195,8 +224,10 @@ void run_gmres(const GmresOptions& o) {
   const gmres::DistributedMatrix a = gmres::DistributedMatrix::scatter(global, kRoot, world, map.size());
   global = sparse::CsrMatrix();
   const gmres::Vector b = right_hand_side(o, a);
+  const Remembered remembered = recall_tuning(o, a, s);
   gmres::Vector x(a.team(), a.rows());
-  const gmres::Result r = gmres::solve(a, b, x, s);
+  gmres::Result r = gmres::solve(a, b, x, s);
+  r.decisions.insert(r.decisions.begin(), remembered.decisions.begin(), remembered.decisions.end());
   const double true_residual = gmres::true_relative_residual(a, b, x);
   if (!o.output.empty()) write_solution(o, a, x);
 
@@ -215,6 +246,7 @@ void run_gmres(const GmresOptions& o) {
     }
     if (!o.plot.empty()) draw_plot(j, o.plot, {});
   });
+  remember_tuning(o, a, remembered, r, true_residual <= s.tol);
   if (true_residual > s.tol)
     throw ExitStatus{kExitNotConverged,
                      me.rank == kRoot
@@ -250,6 +282,10 @@ Command add_gmres_command(CLI::App& parent) {
   sub->add_option("--mpi-profile", o->mpi_profile,
                   "MPI's costs stored by `ulibc bench mpi --save FILE`: the exchanges they predict to be slow are "
                   "not tried")
+      ->type_name("FILE");
+  sub->add_option("--tuning-file", o->tuning_file,
+                  "Start from the choices stored here for this matrix, ranks and threads; without any, tune and "
+                  "store them (like FFTW's wisdom)")
       ->type_name("FILE");
   add_placement_options(*sub, o->placement);
   sub->add_option("--output", o->output, "Write x as a Matrix Market array")->type_name("X.mtx");
