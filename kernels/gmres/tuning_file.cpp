@@ -40,9 +40,14 @@ std::optional<Tuned> parse_tuned(const std::string& text, const std::string& sou
   return t;
 }
 
-std::optional<Tuned> load_tuned(const std::string& path, const std::string& key) {
+std::optional<std::string> tuning_file_text(const std::string& path) {
   if (!std::filesystem::exists(path)) return std::nullopt;
-  return parse_tuned(mpi::read_text_file(path, kTuningFile), path, key);
+  return mpi::read_text_file(path, kTuningFile);
+}
+
+std::optional<Tuned> load_tuned(const std::string& path, const std::string& key) {
+  const std::optional<std::string> text = tuning_file_text(path);
+  return text ? parse_tuned(*text, path, key) : std::nullopt;
 }
 
 void save_tuned(const std::string& path, const std::string& key, const Tuned& t) {

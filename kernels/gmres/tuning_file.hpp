@@ -32,7 +32,9 @@ struct Tuned {
 // tuning file or a record whose fields are missing, of the wrong type or "auto" (the words themselves are checked
 // when the solver takes them).
 std::optional<Tuned> parse_tuned(const std::string& text, const std::string& source, const std::string& key);
-// The same from the file at `path`; nullopt also when there is no such file yet.
+// The text of the file at `path`; nullopt when there is no such file yet.
+std::optional<std::string> tuning_file_text(const std::string& path);
+// parse_tuned of that text; nullopt also when there is no such file yet.
 std::optional<Tuned> load_tuned(const std::string& path, const std::string& key);
 // Stores `t` under `key`, replacing a record of that key and keeping the others; creates the file.
 void save_tuned(const std::string& path, const std::string& key, const Tuned& t);

@@ -1,6 +1,9 @@
 // mpi/comm.cpp — the session and the error convention of mpi/comm.hpp.
 #include "mpi/comm.hpp"
 
+#include <fmt/format.h>
+
+#include <climits>
 #include <string>
 
 #include "ulibc/error.hpp"
@@ -54,6 +57,16 @@ double sum(double value, MPI_Comm comm) {
 double max(double value, MPI_Comm comm) {
   check(MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_DOUBLE, MPI_MAX, comm), "MPI_Allreduce");
   return value;
+}
+
+std::optional<std::string> broadcast(const std::optional<std::string>& text, int root, MPI_Comm comm) {
+  long long length = text ? static_cast<long long>(text->size()) : -1;  // -1: nullopt
+  check(MPI_Bcast(&length, 1, MPI_LONG_LONG, root, comm), "MPI_Bcast");
+  if (length < 0) return std::nullopt;
+  if (length > INT_MAX) throw input_error(fmt::format("{} bytes: too long a text for one MPI_Bcast", length));
+  std::string received = text.value_or(std::string(static_cast<std::size_t>(length), '\0'));
+  if (length > 0) check(MPI_Bcast(received.data(), static_cast<int>(length), MPI_CHAR, root, comm), "MPI_Bcast");
+  return received;
 }
 
 int worst_failure(int mine, MPI_Comm comm) {

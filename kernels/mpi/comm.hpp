@@ -8,6 +8,7 @@
 #include <mpi.h>
 
 #include <exception>
+#include <optional>
 #include <span>
 #include <string>
 
@@ -43,6 +44,9 @@ void sum_in_place(std::span<double> values, MPI_Comm comm);
 double sum(double value, MPI_Comm comm);
 // The largest value across the ranks: what a decision taken by every rank alike is based on.
 double max(double value, MPI_Comm comm);
+// Rank `root`'s text (or its nullopt) on every rank: what one rank read from a file that the others' hosts may
+// not have, so that every rank goes on with the same.
+std::optional<std::string> broadcast(const std::optional<std::string>& text, int root, MPI_Comm comm);
 
 // An error another rank of the job found and reported: this rank leaves with the same kind of failure, saying
 // nothing more (the message is empty), so that a job prints a bad input once, not once per rank.

@@ -153,6 +153,20 @@ TEST_F(GmresMpirun, TwoAndThreeRanksSolveAndPrintOneRecord) {
   }
 }
 
+// Rank 0 reads the tuning file and every rank takes what it read: the second solve starts from the record on both.
+TEST_F(GmresMpirun, TwoRanksRememberTheTuning) {
+  TempDir dir;
+  const std::string file = dir.path() + "/tuned.json";
+  const CliResult first = gmres(2, {"--generate", "convdiff2d:40", "--tuning-file", file, "--json"});
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  const CliResult again = gmres(2, {"--generate", "convdiff2d:40", "--tuning-file", file, "--json"});
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  const auto tuned = nlohmann::json::parse(first.out), remembered = nlohmann::json::parse(again.out);
+  EXPECT_EQ(remembered["choices"], tuned["choices"]);
+  EXPECT_EQ(remembered["trial_iterations"], 0);
+  EXPECT_EQ(remembered["time"]["tuning"].get<double>(), 0);
+}
+
 // Bad input is reported once, by rank 0, and every rank exits.
 TEST_F(GmresMpirun, BadInputIsReportedOnce) {
   const CliResult r = gmres(3, {"--generate", "poisson2d:1"});

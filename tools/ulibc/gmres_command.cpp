@@ -81,8 +81,8 @@ gmres::Vector right_hand_side(const GmresOptions& o, const gmres::DistributedMat
   return b;
 }
 
-// --tuning-file: the choices stored for this matrix, ranks and threads, set on `s`'s auto knobs (every rank reads
-// the file, as it reads the MPI profile).
+// --tuning-file: the choices stored for this matrix, ranks and threads, set on `s`'s auto knobs. Rank 0 reads the
+// file and every rank takes its text: a rank on a host without the file must not tune while the others do not.
 struct Remembered {
   std::string key;  // empty without --tuning-file
   bool found = false;
@@ -92,8 +92,14 @@ Remembered recall_tuning(const GmresOptions& o, const gmres::DistributedMatrix& 
   Remembered m;
   if (o.tuning_file.empty()) return m;
   m.key = gmres::tuning_key(a);
+  std::optional<std::string> text;
   mpi::together(a.comm(), [&] {
-    if (const std::optional<gmres::Tuned> t = gmres::load_tuned(o.tuning_file, m.key)) {
+    if (a.rank() == kRoot) text = gmres::tuning_file_text(o.tuning_file);
+  });
+  text = mpi::broadcast(text, kRoot, a.comm());
+  mpi::together(a.comm(), [&] {
+    if (!text) return;
+    if (const std::optional<gmres::Tuned> t = gmres::parse_tuned(*text, o.tuning_file, m.key)) {
       m.found = true;
       m.decisions = gmres::recall(s, *t, o.tuning_file);
     }
