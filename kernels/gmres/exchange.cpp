@@ -3,7 +3,7 @@
 
 #include <fmt/format.h>
 
-#include "gmres/named.hpp"
+#include "harness/named.hpp"
 #include "mpi/comm.hpp"
 #include "ulibc/error.hpp"
 
@@ -18,8 +18,8 @@ double now() { return MPI_Wtime(); }
 
 }  // namespace
 
-std::string comm_name(Comm c) { return detail::name_of(c, kCommNames); }
-Comm parse_comm(const std::string& name) { return detail::parse_name<Comm>(name, kCommNames, "communication"); }
+std::string comm_name(Comm c) { return harness::name_of(c, kCommNames); }
+Comm parse_comm(const std::string& name) { return harness::parse_name<Comm>(name, kCommNames, "communication"); }
 
 bool overlaps(Comm c) { return c == Comm::isend || c == Comm::irecv; }
 

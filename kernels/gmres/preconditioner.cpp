@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "gmres/named.hpp"
+#include "harness/named.hpp"
 #include "mpi/comm.hpp"
 #include "ulibc/error.hpp"
 
@@ -16,13 +16,13 @@ constexpr std::array<const char*, 4> kPrecondNames = {"none", "jacobi", "bilu0",
 constexpr std::array<const char*, 2> kIluBlockNames = {"rank", "thread"};
 }  // namespace
 
-std::string precond_name(Precond p) { return detail::name_of(p, kPrecondNames); }
+std::string precond_name(Precond p) { return harness::name_of(p, kPrecondNames); }
 Precond parse_precond(const std::string& name) {
-  return detail::parse_name<Precond>(name, kPrecondNames, "preconditioner");
+  return harness::parse_name<Precond>(name, kPrecondNames, "preconditioner");
 }
-std::string ilu_blocks_name(IluBlocks b) { return detail::name_of(b, kIluBlockNames); }
+std::string ilu_blocks_name(IluBlocks b) { return harness::name_of(b, kIluBlockNames); }
 IluBlocks parse_ilu_blocks(const std::string& name) {
-  return detail::parse_name<IluBlocks>(name, kIluBlockNames, "ILU(0) blocks");
+  return harness::parse_name<IluBlocks>(name, kIluBlockNames, "ILU(0) blocks");
 }
 
 namespace {

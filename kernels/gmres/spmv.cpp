@@ -3,7 +3,7 @@
 
 #include <fmt/format.h>
 
-#include "gmres/named.hpp"
+#include "harness/named.hpp"
 #include "ulibc/error.hpp"
 
 namespace ulibc::gmres {
@@ -12,8 +12,8 @@ namespace {
 constexpr std::array<const char*, 4> kKernelNames = {"csr", "unroll2", "unroll4", "unroll8"};
 }  // namespace
 
-std::string kernel_name(Kernel k) { return detail::name_of(k, kKernelNames); }
-Kernel parse_kernel(const std::string& name) { return detail::parse_name<Kernel>(name, kKernelNames, "SpMV kernel"); }
+std::string kernel_name(Kernel k) { return harness::name_of(k, kKernelNames); }
+Kernel parse_kernel(const std::string& name) { return harness::parse_name<Kernel>(name, kKernelNames, "SpMV kernel"); }
 
 namespace {
 

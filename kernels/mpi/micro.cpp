@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "epcc/epcc.hpp"
+#include "harness/named.hpp"
 #include "harness/process_memory.hpp"
 #include "harness/stats.hpp"
 #include "mpi/comm.hpp"
@@ -18,6 +19,8 @@
 namespace ulibc::mpi {
 
 namespace {
+
+constexpr std::array<const char*, 5> kMicroNames = {"p2p", "overlap", "allgather", "allreduce", "bcast"};
 
 using harness::Better;
 using harness::Summary;
@@ -195,26 +198,10 @@ std::string cache_name(const Cache& c) {
 
 }  // namespace
 
-const char* micro_name(Micro m) {
-  switch (m) {
-    case Micro::p2p:
-      return "p2p";
-    case Micro::overlap:
-      return "overlap";
-    case Micro::allgather:
-      return "allgather";
-    case Micro::allreduce:
-      return "allreduce";
-    case Micro::bcast:
-      return "bcast";
-  }
-  return "?";
-}
+const char* micro_name(Micro m) { return kMicroNames[static_cast<std::size_t>(m)]; }
 
 Micro parse_micro(std::string_view word) {
-  for (const Micro m : kMicros)
-    if (word == micro_name(m)) return m;
-  throw input_error(fmt::format("unknown measurement \"{}\": p2p, overlap, allgather, allreduce or bcast", word));
+  return harness::parse_name<Micro>(std::string(word), kMicroNames, "measurement");
 }
 
 bool needs_two_ranks(Micro m) { return m == Micro::p2p || m == Micro::overlap; }

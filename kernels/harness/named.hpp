@@ -1,4 +1,5 @@
-// gmres/named.hpp — a knob's values by name: one table of names per knob, one way to print and to parse them.
+// harness/named.hpp — an enumeration's values by name (a solver's knobs, a benchmark's measurements): one table of
+// names per enumeration, one way to print and to parse them.
 #pragma once
 #include <fmt/format.h>
 
@@ -7,7 +8,7 @@
 
 #include "ulibc/error.hpp"
 
-namespace ulibc::gmres::detail {
+namespace ulibc::harness {
 
 template <class Value, std::size_t N>
 std::string name_of(Value v, const std::array<const char*, N>& names) {
@@ -25,4 +26,4 @@ Value parse_name(const std::string& word, const std::array<const char*, N>& name
   throw input_error(fmt::format("unknown {} \"{}\": {}", what, word, accepted));
 }
 
-}  // namespace ulibc::gmres::detail
+}  // namespace ulibc::harness
