@@ -3,7 +3,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "harness/named.hpp"
 #include "mpi/comm.hpp"
@@ -27,14 +29,18 @@ IluBlocks parse_ilu_blocks(const std::string& name) {
 
 namespace {
 
+// a_ii of the rank's local row i (0 where the row stores none).
+double diagonal_entry(const LocalRows& d, Index i) {
+  for (Index k = d.row_start[i]; k < d.row_start[i + 1]; ++k)
+    if (d.columns[k] == i) return d.values[k];
+  return 0;
+}
+
 // The diagonal of this rank's rows, inverted. Error(input) naming the global row of a zero or missing one.
 Vector inverse_diagonal(const DistributedMatrix& a, const char* who) {
   Vector inv(a.team(), a.rows());
-  const LocalRows& d = a.diagonal();
   for (Index i = 0; i < a.rows(); ++i) {
-    double diag = 0;
-    for (Index k = d.row_start[i]; k < d.row_start[i + 1]; ++k)
-      if (d.columns[k] == i) diag = d.values[k];
+    const double diag = diagonal_entry(a.diagonal(), i);
     if (diag == 0 || !std::isfinite(diag))
       throw input_error(
           fmt::format("{}: row {} has a zero diagonal entry, which it cannot divide by", who, a.own().begin + i + 1));
@@ -217,6 +223,17 @@ class Neumann final : public Preconditioner {
 };
 
 }  // namespace
+
+bool diagonal_is_scalar(const DistributedMatrix& a) {
+  double lowest = std::numeric_limits<double>::infinity(), highest = -lowest;
+  for (Index i = 0; i < a.rows(); ++i) {
+    const double diag = diagonal_entry(a.diagonal(), i);
+    lowest = std::min(lowest, diag);
+    highest = std::max(highest, diag);
+  }
+  highest = mpi::max(highest, a.comm());
+  return highest != 0 && highest == -mpi::max(-lowest, a.comm());
+}
 
 std::unique_ptr<Preconditioner> make_preconditioner(Precond which, Operator& op, const PrecondOptions& opts) {
   std::unique_ptr<Preconditioner> m;

@@ -43,6 +43,11 @@ class Preconditioner {
   virtual std::string describe() const = 0;  // "bilu0 (per thread, 2 blocks)"
 };
 
+// True when diag(A) holds one value on every rank. Jacobi's M is then c·I, and right-preconditioned GMRES builds the
+// same Krylov space, and so the same iterates, under it as under none: a trial of it would only repeat none's.
+// Collective.
+bool diagonal_is_scalar(const DistributedMatrix& a);
+
 // Collective: sets up `which` for `op`'s matrix. Error(input) on every rank for a zero pivot or diagonal, named by
 // the rank that found it.
 std::unique_ptr<Preconditioner> make_preconditioner(Precond which, Operator& op, const PrecondOptions& opts);

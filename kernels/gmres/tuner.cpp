@@ -149,34 +149,30 @@ struct Trial {
   PrecondOptions options;
   std::unique_ptr<Preconditioner> m;
   Vector x;
-  long steps = 0;          // taken in the trial
-  double total_steps = 0;  // taken and predicted still to come
-  double seconds = 0;      // predicted to the tolerance
-  bool converged = false;
+  long steps = 0;  // taken in the trial
+  Prediction predicted;
 };
 
-// The fewest predicted steps wins (of counts within kStepsTie of the fewest, the fewest seconds) unless another
-// candidate's predicted time is under kClearMargin of its: steps come from the numbers alone, seconds from clocks a
-// busy machine can halve or double.
-std::size_t pick(const std::vector<Trial>& trials) {
-  const auto by = [&](auto key) {
-    return static_cast<std::size_t>(std::min_element(trials.begin(), trials.end(),
-                                                     [&](const Trial& a, const Trial& b) { return key(a) < key(b); }) -
-                                    trials.begin());
-  };
-  for (std::size_t k = 0; k < trials.size(); ++k)
-    if (trials[k].converged) return k;
-  const std::size_t fewest = by([](const Trial& t) { return t.total_steps; });
-  // A prediction from a few steps cannot tell counts within kStepsTie apart: among those, the fewest seconds.
-  std::size_t chosen = fewest;
-  for (std::size_t k = 0; k < trials.size(); ++k)
-    if (trials[k].total_steps <= kStepsTie * trials[fewest].total_steps && trials[k].seconds < trials[chosen].seconds)
-      chosen = k;
-  const std::size_t fastest = by([](const Trial& t) { return t.seconds; });
-  return trials[fastest].seconds < kClearMargin * trials[chosen].seconds ? fastest : chosen;
-}
-
 }  // namespace
+
+std::size_t pick_preconditioner(const std::vector<Prediction>& p) {
+  const auto by = [&](auto key) {
+    return static_cast<std::size_t>(
+        std::min_element(p.begin(), p.end(),
+                         [&](const Prediction& a, const Prediction& b) { return key(a) < key(b); }) -
+        p.begin());
+  };
+  for (std::size_t k = 0; k < p.size(); ++k)
+    if (p[k].converged) return k;
+  const std::size_t fewest = by([](const Prediction& t) { return t.total_steps; });
+  const double count = p[fewest].total_steps;
+  const auto at_count = [&](const Prediction& t) { return t.setup + count * t.step; };
+  std::size_t chosen = fewest;
+  for (std::size_t k = 0; k < p.size(); ++k)
+    if (p[k].total_steps <= kStepsTie * count && at_count(p[k]) < at_count(p[chosen])) chosen = k;
+  const std::size_t fastest = by([](const Prediction& t) { return t.seconds; });
+  return p[fastest].seconds < kClearMargin * p[chosen].seconds ? fastest : chosen;
+}
 
 double trial_deadline(double start, double fastest_trial, double best_predicted) {
   return start + std::max(kDropFactor * fastest_trial, kTrialShare * best_predicted);
@@ -194,7 +190,10 @@ TrialWinner trial_preconditioners(Operator& op, Cycle& cycle, Vector& x, const O
   cycle.basis()[std::min(restart, kTrialSteps)];  // allocated (and first touched) before any trial is timed
   // Block ILU(0) twice when the rank has several threads: per rank is stronger, per thread runs in parallel.
   std::vector<std::pair<Precond, PrecondOptions>> candidates;
+  const bool scalar_jacobi = diagonal_is_scalar(a);
+  if (scalar_jacobi) measured = "jacobi left out (diag(A) is one value: M = cI gives none's iterates)";
   for (const Precond p : kPreconds) {
+    if (p == Precond::jacobi && scalar_jacobi) continue;
     PrecondOptions o = opts.precond_options;
     if (p == Precond::bilu0 && team.threads() > 1) {
       o.ilu_blocks = IluBlocks::rank;
@@ -224,7 +223,8 @@ TrialWinner trial_preconditioners(Operator& op, Cycle& cycle, Vector& x, const O
     steps_left -= end.steps;
     fastest = std::min(fastest, elapsed);
     t.steps = end.steps;
-    t.converged = end.estimate <= target;
+    Prediction& f = t.predicted;
+    f.converged = end.estimate <= target;
     // Predicted time to the target: set-up, then the cost of a step times the steps taken and still needed. The
     // median step, the slowest rank's: a step that waited on a descheduled rank says nothing about the others.
     const double step = mpi::max(median(end.step_seconds), a.comm());
@@ -235,26 +235,30 @@ TrialWinner trial_preconditioners(Operator& op, Cycle& cycle, Vector& x, const O
                                      : std::numeric_limits<double>::infinity();
     const double per_decade = std::max(measured_rate, steps_per_decade(end.ritz_min, end.ritz_max));
     const double decades = end.estimate > target ? std::log10(end.estimate / target) : 0;
-    t.total_steps = end.steps + decades * per_decade;
-    t.seconds = setup + t.total_steps * step;  // the trial's own steps costed by the median too
+    f.total_steps = end.steps + decades * per_decade;
+    f.setup = setup;
+    f.step = step;
+    f.seconds = setup + f.total_steps * step;  // the trial's own steps costed by the median too
     // A trial cut short by its time bound has too few steps to predict from (one step's Ritz value is exact for a
     // 1x1 matrix): it cannot win.
-    const bool cut = !t.converged && end.steps < std::min(restart, kTrialSteps) && steps_left > 0;
-    if (cut) t.total_steps = t.seconds = std::numeric_limits<double>::infinity();
-    best_predicted = trials.empty() ? t.seconds : std::min(best_predicted, t.seconds);
+    const bool cut = !f.converged && end.steps < std::min(restart, kTrialSteps) && steps_left > 0;
+    if (cut) f.total_steps = f.seconds = std::numeric_limits<double>::infinity();
+    best_predicted = trials.empty() ? f.seconds : std::min(best_predicted, f.seconds);
     measured += fmt::format(
         "{}{}: set-up {:.3g} s, {} steps, {:.3g} s in all, residual {:.2g} of its start, Ritz values "
         "{:.2g}..{:.2g}, {:.3g} steps per decade, {:.3g} s per step, predicted {:.4g} steps and {:.3g} s{}",
         measured.empty() ? "" : "; ", t.m->describe(), setup, end.steps, elapsed, end.estimate / end.start_residual,
-        end.ritz_min, end.ritz_max, per_decade, step, t.total_steps, t.seconds,
-        t.converged ? " (converged)"
+        end.ritz_min, end.ritz_max, per_decade, step, f.total_steps, f.seconds,
+        f.converged ? " (converged)"
         : cut       ? " (cut short by the time bound: left out)"
                     : "");
     trials.push_back(std::move(t));
-    if (trials.back().converged || steps_left <= 0) break;
+    if (trials.back().predicted.converged || steps_left <= 0) break;
   }
   if (trials.empty()) throw input_error("no preconditioner could be set up: " + measured);
-  const std::size_t w = pick(trials);
+  std::vector<Prediction> predictions;
+  for (const Trial& t : trials) predictions.push_back(t.predicted);
+  const std::size_t w = pick_preconditioner(predictions);
   TrialWinner best{trials[w].choice, trials[w].options, std::move(trials[w].m), trials[w].steps, 0};
   for (std::size_t k = 0; k < trials.size(); ++k)
     if (k != w) best.lost_steps += trials[k].steps;
@@ -262,8 +266,8 @@ TrialWinner trial_preconditioners(Operator& op, Cycle& cycle, Vector& x, const O
   decisions.push_back(
       {"precond", precond_name(best.choice),
        fmt::format("a trial of at most {} steps from the same start each; kept: the fewest predicted steps to the "
-                   "tolerance (of counts within {}x of the fewest, the fewest seconds), unless another is predicted "
-                   "to take less than {} of its time: {}",
+                   "tolerance (of counts within {}x of the fewest, the fewest seconds at the fewest count), unless "
+                   "another is predicted to take less than {} of its time: {}",
                    std::min(restart, kTrialSteps), kStepsTie, kClearMargin, measured)});
   return best;
 }

@@ -33,6 +33,20 @@ double trial_deadline(double start, double fastest_trial, double best_predicted)
 // Sets op.kernel and op.comm: the fixed ones as given, the others measured. Collective.
 void tune_product(Operator& op, const Options& opts, std::vector<Decision>& decisions);
 
+// What a preconditioner's trial predicts for the solve.
+struct Prediction {
+  double total_steps = 0;  // taken and still to come
+  double setup = 0;        // seconds to set M up
+  double step = 0;         // seconds per step (the trial's median step, the slowest rank's)
+  double seconds = 0;      // to the tolerance: setup + total_steps · step
+  bool converged = false;  // the trial itself reached the tolerance
+};
+// The index of the winner: a trial that converged; else the fewest predicted steps, where counts within kStepsTie of
+// the fewest are one count to a prediction from a few steps, so that among those the one whose set-up and steps cost
+// least at the fewest count wins; unless another is predicted to take under kClearMargin of the winner's seconds.
+// Steps come from the numbers alone, seconds from clocks a busy machine can halve or double.
+std::size_t pick_preconditioner(const std::vector<Prediction>& p);
+
 struct TrialWinner {
   Precond choice = Precond::none;
   PrecondOptions options;  // its options (which ILU(0) blocks)
