@@ -72,11 +72,13 @@ CycleEnd Cycle::run(Vector& x, int m, Orth orth, Preconditioner& precond, double
   while (j < m && j < steps_left) {
     double* hj = h.data() + ld * static_cast<std::size_t>(j);
     Vector& w = v_[j + 1];
+    const double apply_start = ritz ? MPI_Wtime() : 0;
     {
       Timed t(split.precond);
       precond.apply(v_[j], z_);
     }
     op_.apply(z_.data(), w.data(), split);
+    if (ritz) end.apply_seconds.push_back(MPI_Wtime() - apply_start);
     {
       Timed t(split.orth);
       end.reductions += orthogonalize(orth, v_, j, w, hj, team_, comm_);

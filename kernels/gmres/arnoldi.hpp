@@ -26,7 +26,9 @@ struct CycleEnd {
   // With `ritz`: the eigenvalues of the cycle's square Hessenberg matrix (Ritz values, estimates of A M⁻¹'s
   // extreme eigenvalues), by magnitude: the smallest and the largest.
   double ritz_min = 0, ritz_max = 0;
-  std::vector<double> step_seconds;  // each step's time on this rank, with `ritz` (the tuner's trials)
+  // With `ritz` (the tuner's trials), on this rank: each step's time, and the part of it spent applying M⁻¹ and A
+  // (the part that differs between preconditioners; the rest, the orthogonalisation, is the same for all).
+  std::vector<double> step_seconds, apply_seconds;
 };
 
 class Cycle {

@@ -143,15 +143,49 @@ double steps_per_decade(double lo, double hi) {
 
 namespace {
 
-// One candidate's trial: what it predicts, and what it leaves (its M, its iterate) in case it wins.
+// One candidate's trial: what it measured and predicts, and what it leaves (its M, its iterate) in case it wins.
 struct Trial {
   Precond choice = Precond::none;
   PrecondOptions options;
   std::unique_ptr<Preconditioner> m;
   Vector x;
-  long steps = 0;  // taken in the trial
+  CycleEnd end;
+  double elapsed = 0;     // set-up and steps, the slowest rank's
+  double per_decade = 0;  // steps per decade of residual
+  double apply = 0;       // seconds of M⁻¹ and A per step (the median step, the slowest rank's)
+  bool cut = false;       // cut short by its time bound
   Prediction predicted;
 };
+
+// The cost of a step is the same orthogonalisation for every candidate (the same basis length and method) plus the
+// candidate's own M⁻¹ and product. Each trial's median step carries the first part's noise: on a busy machine it
+// moves as much as the second part differs between block ILU(0) and the polynomial, and the near-tied trials of
+// convdiff2d:400 went either way. So each step is costed as its candidate's median M⁻¹ and product plus the median
+// orthogonalisation of every trial's steps together, the slowest rank's.
+void cost_steps(std::vector<Trial>& trials, MPI_Comm comm) {
+  std::vector<double> orth;
+  for (const Trial& t : trials)
+    for (std::size_t k = 0; k < t.end.step_seconds.size(); ++k)
+      orth.push_back(t.end.step_seconds[k] - t.end.apply_seconds[k]);
+  const double common = mpi::max(median(orth), comm);
+  for (Trial& t : trials) {
+    Prediction& f = t.predicted;
+    f.step = t.apply + common;
+    f.seconds = t.cut ? std::numeric_limits<double>::infinity() : f.setup + f.total_steps * f.step;
+  }
+}
+
+std::string describe(const Trial& t) {
+  const Prediction& f = t.predicted;
+  return fmt::format(
+      "{}: set-up {:.3g} s, {} steps, {:.3g} s in all, residual {:.2g} of its start, Ritz values {:.2g}..{:.2g}, "
+      "{:.3g} steps per decade, {:.3g} s per step ({:.3g} s of M and A), predicted {:.4g} steps and {:.3g} s{}",
+      t.m->describe(), f.setup, t.end.steps, t.elapsed, t.end.estimate / t.end.start_residual, t.end.ritz_min,
+      t.end.ritz_max, t.per_decade, f.step, t.apply, f.total_steps, f.seconds,
+      f.converged ? " (converged)"
+      : t.cut     ? " (cut short by the time bound: left out)"
+                  : "");
+}
 
 }  // namespace
 
@@ -185,13 +219,13 @@ TrialWinner trial_preconditioners(Operator& op, Cycle& cycle, Vector& x, const O
   Vector start(team, a.rows());
   std::copy(x.data(), x.data() + a.rows(), start.data());
   double fastest = std::numeric_limits<double>::infinity(), best_predicted = 0;
-  std::string measured;
+  std::string left_out;
   long steps_left = opts.max_iterations;
   cycle.basis()[std::min(restart, kTrialSteps)];  // allocated (and first touched) before any trial is timed
   // Block ILU(0) twice when the rank has several threads: per rank is stronger, per thread runs in parallel.
   std::vector<std::pair<Precond, PrecondOptions>> candidates;
   const bool scalar_jacobi = diagonal_is_scalar(a);
-  if (scalar_jacobi) measured = "jacobi left out (diag(A) is one value: M = cI gives none's iterates)";
+  if (scalar_jacobi) left_out = "jacobi left out (diag(A) is one value: M = cI gives none's iterates)";
   for (const Precond p : kPreconds) {
     if (p == Precond::jacobi && scalar_jacobi) continue;
     PrecondOptions o = opts.precond_options;
@@ -209,59 +243,52 @@ TrialWinner trial_preconditioners(Operator& op, Cycle& cycle, Vector& x, const O
     try {
       t.m = make_preconditioner(p, op, popts);
     } catch (const Error& e) {
-      measured += fmt::format("{}{} left out ({})", measured.empty() ? "" : "; ", precond_name(p),
+      left_out += fmt::format("{}{} left out ({})", left_out.empty() ? "" : "; ", precond_name(p),
                               *e.what() ? e.what() : "its set-up failed on another rank");
       continue;
     }
-    const double setup = mpi::max(MPI_Wtime() - t0, a.comm());
+    Prediction& f = t.predicted;
+    f.setup = mpi::max(MPI_Wtime() - t0, a.comm());
     t.x = Vector(team, a.rows());
     std::copy(start.data(), start.data() + a.rows(), t.x.data());
     TimeSplit scratch;
-    const CycleEnd end = cycle.run(t.x, std::min(restart, kTrialSteps), Orth::cgs2, *t.m, target, steps_left, scratch,
-                                   false, trial_deadline(t0, fastest, best_predicted), true);
-    const double elapsed = mpi::max(MPI_Wtime() - t0, a.comm());
+    t.end = cycle.run(t.x, std::min(restart, kTrialSteps), Orth::cgs2, *t.m, target, steps_left, scratch, false,
+                      trial_deadline(t0, fastest, best_predicted), true);
+    const CycleEnd& end = t.end;
+    t.elapsed = mpi::max(MPI_Wtime() - t0, a.comm());
     steps_left -= end.steps;
-    fastest = std::min(fastest, elapsed);
-    t.steps = end.steps;
-    Prediction& f = t.predicted;
+    fastest = std::min(fastest, t.elapsed);
     f.converged = end.estimate <= target;
-    // Predicted time to the target: set-up, then the cost of a step times the steps taken and still needed. The
-    // median step, the slowest rank's: a step that waited on a descheduled rank says nothing about the others.
-    const double step = mpi::max(median(end.step_seconds), a.comm());
     // Steps per decade: the slower of what the trial measured and what its Ritz values predict. Each alone misleads:
     // the first steps remove the easy components for every M alike, and a few Ritz values can miss the extremes.
     const double measured_rate = end.steps > 0 && end.estimate < end.start_residual
                                      ? end.steps / std::log10(end.start_residual / end.estimate)
                                      : std::numeric_limits<double>::infinity();
-    const double per_decade = std::max(measured_rate, steps_per_decade(end.ritz_min, end.ritz_max));
+    t.per_decade = std::max(measured_rate, steps_per_decade(end.ritz_min, end.ritz_max));
     const double decades = end.estimate > target ? std::log10(end.estimate / target) : 0;
-    f.total_steps = end.steps + decades * per_decade;
-    f.setup = setup;
-    f.step = step;
-    f.seconds = setup + f.total_steps * step;  // the trial's own steps costed by the median too
+    f.total_steps = end.steps + decades * t.per_decade;
+    t.apply = mpi::max(median(end.apply_seconds), a.comm());
     // A trial cut short by its time bound has too few steps to predict from (one step's Ritz value is exact for a
     // 1x1 matrix): it cannot win.
-    const bool cut = !f.converged && end.steps < std::min(restart, kTrialSteps) && steps_left > 0;
-    if (cut) f.total_steps = f.seconds = std::numeric_limits<double>::infinity();
-    best_predicted = trials.empty() ? f.seconds : std::min(best_predicted, f.seconds);
-    measured += fmt::format(
-        "{}{}: set-up {:.3g} s, {} steps, {:.3g} s in all, residual {:.2g} of its start, Ritz values "
-        "{:.2g}..{:.2g}, {:.3g} steps per decade, {:.3g} s per step, predicted {:.4g} steps and {:.3g} s{}",
-        measured.empty() ? "" : "; ", t.m->describe(), setup, end.steps, elapsed, end.estimate / end.start_residual,
-        end.ritz_min, end.ritz_max, per_decade, step, f.total_steps, f.seconds,
-        f.converged ? " (converged)"
-        : cut       ? " (cut short by the time bound: left out)"
-                    : "");
+    t.cut = !f.converged && end.steps < std::min(restart, kTrialSteps) && steps_left > 0;
+    if (t.cut) f.total_steps = std::numeric_limits<double>::infinity();
+    // The next trial's bound, from this one's own median step (the solve's step costs come after every trial).
+    const double predicted =
+        t.cut ? f.total_steps : f.setup + f.total_steps * mpi::max(median(end.step_seconds), a.comm());
+    best_predicted = trials.empty() ? predicted : std::min(best_predicted, predicted);
     trials.push_back(std::move(t));
     if (trials.back().predicted.converged || steps_left <= 0) break;
   }
-  if (trials.empty()) throw input_error("no preconditioner could be set up: " + measured);
+  if (trials.empty()) throw input_error("no preconditioner could be set up: " + left_out);
+  cost_steps(trials, a.comm());
+  std::string measured = left_out;
+  for (const Trial& t : trials) measured += (measured.empty() ? "" : "; ") + describe(t);
   std::vector<Prediction> predictions;
   for (const Trial& t : trials) predictions.push_back(t.predicted);
   const std::size_t w = pick_preconditioner(predictions);
-  TrialWinner best{trials[w].choice, trials[w].options, std::move(trials[w].m), trials[w].steps, 0};
+  TrialWinner best{trials[w].choice, trials[w].options, std::move(trials[w].m), trials[w].end.steps, 0};
   for (std::size_t k = 0; k < trials.size(); ++k)
-    if (k != w) best.lost_steps += trials[k].steps;
+    if (k != w) best.lost_steps += trials[k].end.steps;
   std::copy(trials[w].x.data(), trials[w].x.data() + a.rows(), x.data());
   decisions.push_back(
       {"precond", precond_name(best.choice),
