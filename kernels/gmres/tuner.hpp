@@ -15,7 +15,7 @@
 
 namespace ulibc::gmres::detail {
 
-inline constexpr int kTrialSteps = 20;       // Arnoldi steps per preconditioner trial
+inline constexpr int kTrialSteps = 10;       // Arnoldi steps per preconditioner trial (docs/GMRES.md: why 10)
 inline constexpr double kDropFactor = 3;     // a candidate this many times the best so far is dropped
 inline constexpr double kLossLimit = 1e-8;   // the loss of orthogonality that makes cgs give way (≈ √ε)
 inline constexpr double kProfileMargin = 2;  // exchanges predicted within this factor of the best are measured
