@@ -20,14 +20,15 @@ void check(int rc, const char* call) {
       (length > 0 ? std::string(text, static_cast<std::size_t>(length)) : "error " + std::to_string(rc)));
 }
 
-Session::Session() {
+Session::Session(ThreadLevel level) {
   int started = 0;
   check(MPI_Initialized(&started), "MPI_Initialized");
   if (!started) {
+    const int required = level == ThreadLevel::single ? MPI_THREAD_SINGLE : MPI_THREAD_FUNNELED;
     int provided = 0;
-    check(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
+    check(MPI_Init_thread(nullptr, nullptr, required, &provided), "MPI_Init_thread");
     owner_ = true;
-    if (provided < MPI_THREAD_FUNNELED)
+    if (provided < required)
       throw system_error("MPI_Init_thread: this MPI gives no MPI_THREAD_FUNNELED, which the OpenMP teams need");
   }
   check(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
@@ -35,6 +36,21 @@ Session::Session() {
 
 Session::~Session() {
   if (owner_) MPI_Finalize();
+}
+
+std::string provided_thread_level() {
+  int level = 0;
+  check(MPI_Query_thread(&level), "MPI_Query_thread");
+  switch (level) {
+    case MPI_THREAD_SINGLE:
+      return "single";
+    case MPI_THREAD_FUNNELED:
+      return "funneled";
+    case MPI_THREAD_SERIALIZED:
+      return "serialized";
+    default:
+      return "multiple";
+  }
 }
 
 Place place_in(MPI_Comm comm) {

@@ -113,6 +113,19 @@ TEST(BenchMpiCli, SavedProfileReadsBackUnderTheJobsKey) {
   }
 }
 
+// The level MPI was started at, as MPI reports it: funneled unless asked for single (the OSU micro-benchmarks' own).
+TEST(BenchMpiCli, ThreadLevelIsTheOneAskedFor) {
+  SKIP_WITHOUT_MPIRUN();
+  const auto level = [](std::initializer_list<std::string> more) {
+    const CliResult r = mpirun(2, with(with(kTiny, {"--tests", "allreduce", "--json"}), more));
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    return r.exit_code == 0 ? nlohmann::json::parse(r.out)["parameters"]["thread_level"].get<std::string>() : "";
+  };
+  EXPECT_EQ(level({}), "funneled");
+  EXPECT_EQ(level({"--thread-level", "single"}), "single");
+  EXPECT_EQ(level({"--thread-level", "funneled"}), "funneled");
+}
+
 TEST(BenchMpiCli, OneRankMeasuresTheCollectivesAndSaysWhyNotP2p) {
   const CliResult r = run_cli(kTiny, kAlone);
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -142,6 +155,9 @@ TEST(BenchMpiCli, BadOptionsAreRefusedWithOneLine) {
   expect_usage_error(bench({"--tests", "p2p"}), {"--tests p2p", "one rank"});
   expect_usage_error(bench({"--pin", "0,1"}), {"--pin 0,1", "one rank"});
   expect_usage_error(bench({"--pin", "0"}), {"--pin \"0\"", "A,B"});
+  expect_usage_error(bench({"--thread-level", "multiple"}), {"--thread-level \"multiple\"", "single or funneled"});
+  // A profile is what the solver pays, at its own level.
+  expect_usage_error(bench({"--thread-level", "single", "--save", "profile.json"}), {"--save", "funneled"});
 }
 
 // Under a launcher every rank leaves, with one message between them, whichever rank found the fault.

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <fstream>
 #include <iostream>
@@ -16,6 +17,7 @@
 #include "bench_report.hpp"
 #include "commands.hpp"
 #include "harness/memory_check.hpp"
+#include "harness/named.hpp"
 #include "harness/process_memory.hpp"
 #include "mpi/comm.hpp"
 #include "mpi/comm_profile.hpp"
@@ -42,6 +44,7 @@ struct MpiBenchOptions {
   std::vector<std::string> tests, sizes;
   std::optional<int> reps;
   std::string pin, json, save;
+  std::string thread_level = "funneled";
   CLI::Option* json_opt = nullptr;
   bool quick = false;
 };
@@ -125,6 +128,12 @@ std::pair<int, int> parse_pin(const std::string& text) {
   return {a, b};
 }
 
+constexpr std::array<const char*, 2> kThreadLevelNames = {"single", "funneled"};
+
+mpi::ThreadLevel thread_level(const MpiBenchOptions& o) {
+  return harness::parse_name<mpi::ThreadLevel>(o.thread_level, kThreadLevelNames, "--thread-level");
+}
+
 Resolved resolve(const MpiBenchOptions& o, int ranks) {
   Resolved r;
   r.tests = resolve_tests(o, ranks, r.notes);
@@ -138,6 +147,11 @@ Resolved resolve(const MpiBenchOptions& o, int ranks) {
     if (ranks < 2)
       throw input_error(fmt::format("--pin {}: pins ranks 0 and 1, and this job has one rank (mpirun -n 2)", o.pin));
   }
+  if (!o.save.empty() && thread_level(o) != mpi::ThreadLevel::funneled)
+    throw input_error(
+        fmt::format("--save with --thread-level {}: the profile is what `ulibc gmres` pays, and it "
+                    "runs MPI at funneled",
+                    o.thread_level));
   if (!o.save.empty())
     for (const mpi::Micro m : {mpi::Micro::p2p, mpi::Micro::allgather, mpi::Micro::bcast, mpi::Micro::allreduce})
       if (!r.has(m) && (ranks >= 2 || !mpi::needs_two_ranks(m)))
@@ -279,7 +293,8 @@ ordered_json record(const Resolved& r, const Results& m, const MpiBenchOptions& 
                       {"reps", r.plan.reps},
                       {"batch_seconds", r.plan.batch_seconds},
                       {"window", r.plan.window},
-                      {"quick", o.quick}}},
+                      {"quick", o.quick},
+                      {"thread_level", mpi::provided_thread_level()}}},
                     {"ranks", ranks.size()},
                     {"layout_key", key},
                     {"rank_table", ranks},
@@ -328,8 +343,9 @@ void print_table(const Resolved& r, const Results& m) {
 }
 
 void print_summary(const ordered_json& j, const Resolved& r, const Results& m) {
-  fmt::print("ulibc bench mpi: {} rank(s), layout \"{}\"; medians of {} repetitions\n", j["ranks"].get<int>(),
-             j["layout_key"].get<std::string>(), r.plan.reps);
+  fmt::print("ulibc bench mpi: {} rank(s), layout \"{}\", MPI thread level {}; medians of {} repetitions\n",
+             j["ranks"].get<int>(), j["layout_key"].get<std::string>(),
+             j["parameters"]["thread_level"].get<std::string>(), r.plan.reps);
   for (const auto& row : j["rank_table"]) {
     const int proc = row["thread_processors"][0].get<int>();
     fmt::print("  rank {} on {}: {}\n", row["rank"].get<int>(), row["host"].get<std::string>(),
@@ -419,13 +435,18 @@ Command add_bench_mpi_command(CLI::App& bench) {
       ->type_name("A,B");
   add_policy_option(*sub, o->placement);
   sub->add_flag("--quick", o->quick, "Few sizes (8 B to 2 MiB by powers of 64), 5 repetitions, shorter ones");
+  sub->add_option("--thread-level", o->thread_level,
+                  "The MPI thread level to measure at: funneled (default), what `ulibc gmres` and its OpenMP teams "
+                  "run at, or single, what a program of one thread gets from MPI_Init (to compare with the OSU "
+                  "micro-benchmarks)")
+      ->type_name("single|funneled");
   o->json_opt = add_json_file_option(*sub, o->json);
   sub->add_option("--save", o->save,
                   "Store the p2p, allgather, bcast and allreduce medians as the profile `ulibc gmres --mpi-profile "
                   "FILE` reads (other layouts' profiles in FILE are kept)")
       ->type_name("FILE");
   sub->footer("Runs on this machine, under mpirun -n K or alone as one rank: no --fsroot.");
-  return {sub, [o] { run_mpi_command([&] { run_bench_mpi(*o); }); }};
+  return {sub, [o] { run_mpi_command([&] { run_bench_mpi(*o); }, thread_level(*o)); }};
 }
 
 }  // namespace ulibc::cli

@@ -5,16 +5,15 @@
 #include <optional>
 
 #include "commands.hpp"
-#include "mpi/comm.hpp"
 #include "ulibc/error.hpp"
 
 namespace ulibc::cli {
 
-void run_mpi_command(const std::function<void()>& body) {
+void run_mpi_command(const std::function<void()>& body, mpi::ThreadLevel level) {
   std::optional<ErrorKind> failed;
   std::optional<ExitStatus> outcome;
   {
-    const mpi::Session session;
+    const mpi::Session session(level);
     try {
       body();
     } catch (const ExitStatus& e) {
