@@ -152,28 +152,10 @@ struct Trial {
   CycleEnd end;
   double elapsed = 0;     // set-up and steps, the slowest rank's
   double per_decade = 0;  // steps per decade of residual
-  double apply = 0;       // seconds of M⁻¹ and A per step (the median step, the slowest rank's)
-  bool cut = false;       // cut short by its time bound
+  StepCost cost;
+  bool cut = false;  // cut short by its time bound
   Prediction predicted;
 };
-
-// The cost of a step is the same orthogonalisation for every candidate (the same basis length and method) plus the
-// candidate's own M⁻¹ and product. Each trial's median step carries the first part's noise: on a busy machine it
-// moves as much as the second part differs between block ILU(0) and the polynomial, and the near-tied trials of
-// convdiff2d:400 went either way. So each step is costed as its candidate's median M⁻¹ and product plus the median
-// orthogonalisation of every trial's steps together, the slowest rank's.
-void cost_steps(std::vector<Trial>& trials, MPI_Comm comm) {
-  std::vector<double> orth;
-  for (const Trial& t : trials)
-    for (std::size_t k = 0; k < t.end.step_seconds.size(); ++k)
-      orth.push_back(t.end.step_seconds[k] - t.end.apply_seconds[k]);
-  const double common = mpi::max(median(orth), comm);
-  for (Trial& t : trials) {
-    Prediction& f = t.predicted;
-    f.step = t.apply + common;
-    f.seconds = t.cut ? std::numeric_limits<double>::infinity() : f.setup + f.total_steps * f.step;
-  }
-}
 
 std::string describe(const Trial& t) {
   const Prediction& f = t.predicted;
@@ -181,13 +163,26 @@ std::string describe(const Trial& t) {
       "{}: set-up {:.3g} s, {} steps, {:.3g} s in all, residual {:.2g} of its start, Ritz values {:.2g}..{:.2g}, "
       "{:.3g} steps per decade, {:.3g} s per step ({:.3g} s of M and A), predicted {:.4g} steps and {:.3g} s{}",
       t.m->describe(), f.setup, t.end.steps, t.elapsed, t.end.estimate / t.end.start_residual, t.end.ritz_min,
-      t.end.ritz_max, t.per_decade, f.step, t.apply, f.total_steps, f.seconds,
+      t.end.ritz_max, t.per_decade, f.step, t.cost.apply, f.total_steps, f.seconds,
       f.converged ? " (converged)"
       : t.cut     ? " (cut short by the time bound: left out)"
                   : "");
 }
 
 }  // namespace
+
+std::vector<StepCost> step_costs(const std::vector<const CycleEnd*>& trials, MPI_Comm comm) {
+  std::vector<double> orth;
+  for (const CycleEnd* e : trials)
+    for (std::size_t k = 0; k < e->step_seconds.size(); ++k) orth.push_back(e->step_seconds[k] - e->apply_seconds[k]);
+  const double common = mpi::max(median(orth), comm);
+  std::vector<StepCost> costs;
+  for (const CycleEnd* e : trials) {
+    const double apply = mpi::max(median(e->apply_seconds), comm);
+    costs.push_back({apply, apply + common});
+  }
+  return costs;
+}
 
 std::size_t pick_preconditioner(const std::vector<Prediction>& p) {
   const auto by = [&](auto key) {
@@ -267,7 +262,6 @@ TrialWinner trial_preconditioners(Operator& op, Cycle& cycle, Vector& x, const O
     t.per_decade = std::max(measured_rate, steps_per_decade(end.ritz_min, end.ritz_max));
     const double decades = end.estimate > target ? std::log10(end.estimate / target) : 0;
     f.total_steps = end.steps + decades * t.per_decade;
-    t.apply = mpi::max(median(end.apply_seconds), a.comm());
     // A trial cut short by its time bound has too few steps to predict from (one step's Ritz value is exact for a
     // 1x1 matrix): it cannot win.
     t.cut = !f.converged && end.steps < std::min(restart, kTrialSteps) && steps_left > 0;
@@ -280,7 +274,16 @@ TrialWinner trial_preconditioners(Operator& op, Cycle& cycle, Vector& x, const O
     if (trials.back().predicted.converged || steps_left <= 0) break;
   }
   if (trials.empty()) throw input_error("no preconditioner could be set up: " + left_out);
-  cost_steps(trials, a.comm());
+  std::vector<const CycleEnd*> ends;
+  for (const Trial& t : trials) ends.push_back(&t.end);
+  const std::vector<StepCost> costs = step_costs(ends, a.comm());
+  for (std::size_t k = 0; k < trials.size(); ++k) {
+    Trial& t = trials[k];
+    t.cost = costs[k];
+    t.predicted.step = t.cost.step;
+    t.predicted.seconds =
+        t.cut ? std::numeric_limits<double>::infinity() : t.predicted.setup + t.predicted.total_steps * t.cost.step;
+  }
   std::string measured = left_out;
   for (const Trial& t : trials) measured += (measured.empty() ? "" : "; ") + describe(t);
   std::vector<Prediction> predictions;

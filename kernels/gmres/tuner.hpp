@@ -33,11 +33,22 @@ double trial_deadline(double start, double fastest_trial, double best_predicted)
 // Sets op.kernel and op.comm: the fixed ones as given, the others measured. Collective.
 void tune_product(Operator& op, const Options& opts, std::vector<Decision>& decisions);
 
+// A step of a trial, in seconds: its candidate's M⁻¹ and product, and the whole step.
+struct StepCost {
+  double apply = 0, step = 0;
+};
+// Each trial's step (CycleEnd's step_seconds and apply_seconds): the candidate's median M⁻¹ and product, plus the
+// median of the rest (the orthogonalisation) over every trial's steps pooled; each the slowest rank's. The rest is
+// the same work for every candidate (the same basis length and method), and each trial's own median step carried
+// its noise: on a busy machine that moved as much as block ILU(0) and the Neumann polynomial differ, and the
+// near-tied trials of convdiff2d:400 on two ranks went either way. Collective.
+std::vector<StepCost> step_costs(const std::vector<const CycleEnd*>& trials, MPI_Comm comm);
+
 // What a preconditioner's trial predicts for the solve.
 struct Prediction {
   double total_steps = 0;  // taken and still to come
   double setup = 0;        // seconds to set M up
-  double step = 0;         // seconds per step (the trial's median step, the slowest rank's)
+  double step = 0;         // seconds per step: the candidate's M⁻¹ and A, and the trials' common orthogonalisation
   double seconds = 0;      // to the tolerance: setup + total_steps · step
   bool converged = false;  // the trial itself reached the tolerance
 };
