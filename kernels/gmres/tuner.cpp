@@ -247,7 +247,7 @@ TrialWinner trial_preconditioners(Operator& op, Cycle& cycle, Vector& x, const O
     t.x = Vector(team, a.rows());
     std::copy(start.data(), start.data() + a.rows(), t.x.data());
     TimeSplit scratch;
-    t.end = cycle.run(t.x, std::min(restart, kTrialSteps), Orth::cgs2, *t.m, target, steps_left, scratch, false,
+    t.end = cycle.run(t.x, std::min(restart, kTrialSteps), Orth::cgs, *t.m, target, steps_left, scratch, false,
                       trial_deadline(t0, fastest, best_predicted), true);
     const CycleEnd& end = t.end;
     t.elapsed = mpi::max(MPI_Wtime() - t0, a.comm());
