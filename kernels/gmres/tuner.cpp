@@ -152,8 +152,8 @@ struct Trial {
   CycleEnd end;
   double elapsed = 0;     // set-up and steps, the slowest rank's
   double per_decade = 0;  // steps per decade of residual
-  StepCost cost;
-  bool cut = false;  // cut short by its time bound
+  double apply = 0;       // seconds of its M⁻¹ and A per step (Prediction::step holds the whole step)
+  bool cut = false;       // cut short by its time bound
   Prediction predicted;
 };
 
@@ -163,7 +163,7 @@ std::string describe(const Trial& t) {
       "{}: set-up {:.3g} s, {} steps, {:.3g} s in all, residual {:.2g} of its start, Ritz values {:.2g}..{:.2g}, "
       "{:.3g} steps per decade, {:.3g} s per step ({:.3g} s of M and A), predicted {:.4g} steps and {:.3g} s{}",
       t.m->describe(), f.setup, t.end.steps, t.elapsed, t.end.estimate / t.end.start_residual, t.end.ritz_min,
-      t.end.ritz_max, t.per_decade, f.step, t.cost.apply, f.total_steps, f.seconds,
+      t.end.ritz_max, t.per_decade, f.step, t.apply, f.total_steps, f.seconds,
       f.converged ? " (converged)"
       : t.cut     ? " (cut short by the time bound: left out)"
                   : "");
@@ -279,10 +279,10 @@ TrialWinner trial_preconditioners(Operator& op, Cycle& cycle, Vector& x, const O
   const std::vector<StepCost> costs = step_costs(ends, a.comm());
   for (std::size_t k = 0; k < trials.size(); ++k) {
     Trial& t = trials[k];
-    t.cost = costs[k];
-    t.predicted.step = t.cost.step;
+    t.apply = costs[k].apply;
+    t.predicted.step = costs[k].step;
     t.predicted.seconds =
-        t.cut ? std::numeric_limits<double>::infinity() : t.predicted.setup + t.predicted.total_steps * t.cost.step;
+        t.cut ? std::numeric_limits<double>::infinity() : t.predicted.setup + t.predicted.total_steps * costs[k].step;
   }
   std::string measured = left_out;
   for (const Trial& t : trials) measured += (measured.empty() ? "" : "; ") + describe(t);
