@@ -78,20 +78,28 @@ Result solve(const DistributedMatrix& a, const Vector& b, Vector& x, const Optio
     Timed t(split.tuning);
     detail::tune_product(op, opts, res.decisions);
   }
+  detail::TrialWinner trials;  // tried_all stays true when the preconditioner is fixed
   std::unique_ptr<Preconditioner> precond;
+  long trial_start = 0;  // the steps before the winner's trial began
+  const auto try_preconditioners = [&](bool may_stop) {
+    Timed t(split.tuning);
+    trial_start = res.iterations;
+    Options budget = opts;  // the trials' steps count against the iteration limit too
+    budget.max_iterations -= res.iterations + res.trial_iterations;
+    trials = detail::trial_preconditioners(op, cycle, x, budget, m, target, may_stop, res.decisions);
+    precond = std::move(trials.m);
+    res.precond = trials.choice;
+    res.ilu_blocks = trials.options.ilu_blocks;
+    res.iterations += trials.kept_steps;
+    res.trial_iterations += trials.lost_steps;
+  };
   if (opts.precond) {
     Timed t(split.precond);
     precond = make_preconditioner(*opts.precond, op, opts.precond_options);
     res.precond = *opts.precond;
     res.ilu_blocks = opts.precond_options.ilu_blocks;
   } else {
-    Timed t(split.tuning);
-    detail::TrialWinner w = detail::trial_preconditioners(op, cycle, x, opts, m, target, res.decisions);
-    precond = std::move(w.m);
-    res.precond = w.choice;
-    res.ilu_blocks = w.options.ilu_blocks;
-    res.iterations = w.kept_steps;
-    res.trial_iterations = w.lost_steps;
+    try_preconditioners(true);
   }
   res.orth = opts.orth.value_or(Orth::cgs);
   bool watching = !opts.orth;  // auto: cgs until it loses orthogonality
@@ -116,6 +124,13 @@ Result solve(const DistributedMatrix& a, const Vector& b, Vector& x, const Optio
       watching = false;
     }
     if (!opts.restart) m = detail::adapt_restart(m, end.start_residual, end.estimate, limit, cycle_no, res.decisions);
+    if (detail::retry_trials(trials, res.iterations - trial_start) &&
+        res.iterations + res.trial_iterations < opts.max_iterations) {
+      const std::string why = fmt::format("after {} steps, more than the {:.4g} its trial predicted to the tolerance: ",
+                                          res.iterations - trial_start, trials.predicted_steps);
+      try_preconditioners(false);
+      res.decisions.back().reason.insert(0, why);
+    }
   }
   res.relative_residual = res.history.back();
   res.restart = m;

@@ -203,25 +203,29 @@ std::size_t pick_preconditioner(const std::vector<Prediction>& p) {
   return p[fastest].seconds < kClearMargin * p[chosen].seconds ? fastest : chosen;
 }
 
+bool more_trials_pay(double trial_cost, std::size_t trials_left, double to_go) {
+  return static_cast<double>(trials_left) * trial_cost <= kTuningShare * to_go;
+}
+
 double trial_deadline(double start, double fastest_trial, double best_predicted) {
   return start + std::max(kDropFactor * fastest_trial, kTrialShare * best_predicted);
 }
 
 TrialWinner trial_preconditioners(Operator& op, Cycle& cycle, Vector& x, const Options& opts, int restart,
-                                  double target, std::vector<Decision>& decisions) {
+                                  double target, bool may_stop, std::vector<Decision>& decisions) {
   const DistributedMatrix& a = op.matrix();
   const Team& team = a.team();
   Vector start(team, a.rows());
   std::copy(x.data(), x.data() + a.rows(), start.data());
   double fastest = std::numeric_limits<double>::infinity(), best_predicted = 0;
-  std::string left_out;
+  std::string left_out, not_tried;
   long steps_left = opts.max_iterations;
   cycle.basis()[std::min(restart, kTrialSteps)];  // allocated (and first touched) before any trial is timed
   // Block ILU(0) twice when the rank has several threads: per rank is stronger, per thread runs in parallel.
   std::vector<std::pair<Precond, PrecondOptions>> candidates;
   const bool scalar_jacobi = diagonal_is_scalar(a);
   if (scalar_jacobi) left_out = "jacobi left out (diag(A) is one value: M = cI gives none's iterates)";
-  for (const Precond p : kPreconds) {
+  for (const Precond p : kTrialOrder) {
     if (p == Precond::jacobi && scalar_jacobi) continue;
     PrecondOptions o = opts.precond_options;
     if (p == Precond::bilu0 && team.threads() > 1) {
@@ -232,7 +236,21 @@ TrialWinner trial_preconditioners(Operator& op, Cycle& cycle, Vector& x, const O
     candidates.emplace_back(p, o);
   }
   std::vector<Trial> trials;
-  for (const auto& [p, popts] : candidates) {
+  double spent = 0, best_to_go = std::numeric_limits<double>::infinity();
+  for (std::size_t c = 0; c < candidates.size(); ++c) {
+    const auto& [p, popts] = candidates[c];
+    const std::size_t trials_left = candidates.size() - c;
+    const double trial_cost = trials.empty() ? 0 : spent / static_cast<double>(trials.size());
+    if (may_stop && !trials.empty() && !more_trials_pay(trial_cost, trials_left, best_to_go)) {
+      std::string names;
+      for (std::size_t k = c; k < candidates.size(); ++k)
+        names += (k > c ? ", " : "") + precond_name(candidates[k].first);
+      not_tried = fmt::format(
+          "; {} not tried: {} trials of about {:.3g} s each would cost more than {} of the {:.3g} s "
+          "the best trial so far predicts for the rest of its solve",
+          names, trials_left, trial_cost, kTuningShare, best_to_go);
+      break;
+    }
     const double t0 = MPI_Wtime();
     Trial t{p, popts};
     try {
@@ -267,9 +285,11 @@ TrialWinner trial_preconditioners(Operator& op, Cycle& cycle, Vector& x, const O
     t.cut = !f.converged && end.steps < std::min(restart, kTrialSteps) && steps_left > 0;
     if (t.cut) f.total_steps = std::numeric_limits<double>::infinity();
     // The next trial's bound, from this one's own median step (the solve's step costs come after every trial).
-    const double predicted =
-        t.cut ? f.total_steps : f.setup + f.total_steps * mpi::max(median(end.step_seconds), a.comm());
+    const double step = mpi::max(median(end.step_seconds), a.comm());
+    const double predicted = t.cut ? f.total_steps : f.setup + f.total_steps * step;
     best_predicted = trials.empty() ? predicted : std::min(best_predicted, predicted);
+    best_to_go = std::min(best_to_go, t.cut ? f.total_steps : (f.total_steps - end.steps) * step);
+    spent += t.elapsed;
     trials.push_back(std::move(t));
     if (trials.back().predicted.converged || steps_left <= 0) break;
   }
@@ -286,10 +306,17 @@ TrialWinner trial_preconditioners(Operator& op, Cycle& cycle, Vector& x, const O
   }
   std::string measured = left_out;
   for (const Trial& t : trials) measured += (measured.empty() ? "" : "; ") + describe(t);
+  measured += not_tried;
   std::vector<Prediction> predictions;
   for (const Trial& t : trials) predictions.push_back(t.predicted);
   const std::size_t w = pick_preconditioner(predictions);
-  TrialWinner best{trials[w].choice, trials[w].options, std::move(trials[w].m), trials[w].end.steps, 0};
+  TrialWinner best{trials[w].choice,
+                   trials[w].options,
+                   std::move(trials[w].m),
+                   trials[w].end.steps,
+                   0,
+                   trials[w].predicted.total_steps,
+                   not_tried.empty()};
   for (std::size_t k = 0; k < trials.size(); ++k)
     if (k != w) best.lost_steps += trials[k].end.steps;
   std::copy(trials[w].x.data(), trials[w].x.data() + a.rows(), x.data());
@@ -300,6 +327,10 @@ TrialWinner trial_preconditioners(Operator& op, Cycle& cycle, Vector& x, const O
                    "another is predicted to take less than {} of its time: {}",
                    std::min(restart, kTrialSteps), kStepsTie, kClearMargin, measured)});
   return best;
+}
+
+bool retry_trials(const TrialWinner& w, long steps) {
+  return !w.tried_all && static_cast<double>(steps) > kRetryFactor * w.predicted_steps;
 }
 
 Orth replace_cgs(Basis& v, int steps, double loss, const Team& team, MPI_Comm comm, std::vector<Decision>& decisions) {

@@ -4,9 +4,11 @@
 // Katagiri and Kuroda's lesson (§3.3, Figs. 10–11): a trial that includes one very slow candidate can cost more than
 // tuning wins, and switching orthogonalisation midway can cost iterations. So: a candidate whose first run is far
 // slower than the best so far is dropped at once; the preconditioner trials stop at a step budget and at a time
-// bound (trial_deadline); a stored MPI profile prunes the exchanges before any is run; the winning trial's
-// iterate is kept, not thrown away; and the orthogonalisation changes at most once.
+// bound (trial_deadline); trials that cannot pay for themselves are not run (more_trials_pay); a stored MPI profile
+// prunes the exchanges before any is run; the winning trial's iterate is kept, not thrown away; and the
+// orthogonalisation changes at most once.
 #pragma once
+#include <array>
 #include <memory>
 #include <vector>
 
@@ -23,6 +25,18 @@ inline constexpr double kClearMargin = 0.5;  // a cheaper-per-step preconditione
 inline constexpr double kStepsTie = 1.1;     // predicted step counts this close are the same count
 inline constexpr double kStallRatio = 0.9;   // a cycle that leaves more of its residual than this stalled
 inline constexpr double kTrialShare = 0.25;  // of the best predicted solve, what one trial may always spend
+inline constexpr double kTuningShare =
+    0.1;  // of the best predicted rest of the solve, what the trials to come may cost
+
+// The preconditioners in the order they are tried: the one that most often wins first (block ILU(0), PETSc's
+// default too), so that when its trial predicts a solve too short to pay for the others, they are not run.
+inline constexpr std::array<Precond, 4> kTrialOrder = {Precond::bilu0, Precond::poly, Precond::jacobi, Precond::none};
+
+// Whether `trials_left` more trials, each costing about `trial_cost` seconds, may still run when the best trial so
+// far predicts `to_go` seconds for the rest of its solve: only while they cost at most kTuningShare of it. A trial
+// can save at most the solve it shortens; where the solve is a few milliseconds (the Harwell–Boeing matrices) the
+// others' trials cost more than any of them could win.
+bool more_trials_pay(double trial_cost, std::size_t trials_left, double to_go);
 
 // How long a preconditioner trial begun at `start` may run: kDropFactor times the fastest trial so far, or
 // kTrialShare of the best predicted solve if that is longer (no bound before the first trial has run). The second
@@ -63,12 +77,20 @@ struct TrialWinner {
   PrecondOptions options;  // its options (which ILU(0) blocks)
   std::unique_ptr<Preconditioner> m;
   long kept_steps = 0, lost_steps = 0;  // the winner's (its iterate is kept in x) and the others'
+  double predicted_steps = 0;           // the winner's predicted steps to the tolerance, its trial's included
+  bool tried_all = true;                // false when more_trials_pay stopped the trials
 };
-// Runs a short trial of every preconditioner from x and keeps the one predicted to need the fewest steps to the
-// tolerance, unless another is predicted to be clearly faster in seconds (set-up included); leaves the winner's
-// iterate in x. Collective.
+// Runs a short trial of the preconditioners from x, in kTrialOrder, and keeps the one predicted to need the fewest
+// steps to the tolerance, unless another is predicted to be clearly faster in seconds (set-up included); leaves the
+// winner's iterate in x. With `may_stop`, stops trying where more_trials_pay says the rest cannot pay. Collective.
 TrialWinner trial_preconditioners(Operator& op, Cycle& cycle, Vector& x, const Options& opts, int restart,
-                                  double target, std::vector<Decision>& decisions);
+                                  double target, bool may_stop, std::vector<Decision>& decisions);
+
+// Whether a solve whose trials stopped early should try them all now, after `steps` of its own: once it has taken
+// kRetryFactor times the steps its trial predicted, the prediction that made the others look unable to pay was
+// wrong (plat362: block ILU(0) predicted 841 steps and stalled; Jacobi converges).
+inline constexpr double kRetryFactor = 1;
+bool retry_trials(const TrialWinner& w, long steps);
 
 // After a cycle whose newest basis vector lost `loss` of orthogonality under cgs: the cheaper per step of mgs and
 // cgs2, measured on the basis as it stands (the first `steps` vectors). Collective.

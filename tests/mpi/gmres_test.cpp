@@ -313,6 +313,34 @@ TEST(TrialDeadline, GrowsWithTheSolveATrialCouldShorten) {
   EXPECT_EQ(trial_deadline(10, std::numeric_limits<double>::infinity(), 0), std::numeric_limits<double>::infinity());
 }
 
+// The first trial of sherman1 (block ILU(0): 0.56 ms, 4.65 ms predicted to go; the solve then took 43 steps,
+// 1.4 ms) against that of convdiff2d:400 on one rank (0.06 s, 2.3 s to go): three more trials would cost sherman1
+// more than any could win, and cost convdiff2d:400 5%.
+TEST(TrialsStop, OnlyWhileTheRestCanPayForThemselves) {
+  using ulibc::gmres::detail::more_trials_pay;
+  EXPECT_FALSE(more_trials_pay(0.56e-3, 3, 4.65e-3));
+  EXPECT_TRUE(more_trials_pay(0.06, 2, 2.3));
+  EXPECT_TRUE(more_trials_pay(0.1, 2, 2.0));  // exactly a tenth: still run
+  EXPECT_FALSE(more_trials_pay(0.1, 3, 2.0));
+  EXPECT_TRUE(more_trials_pay(1.0, 3, std::numeric_limits<double>::infinity()));  // a stalled trial: try the rest
+}
+
+// plat362 on one rank: block ILU(0)'s trial predicted 841 steps and the others were not tried; it stalled. Past its
+// prediction the solve tries them all (Jacobi then converges); a solve that tried them all never tries again.
+TEST(TrialsStop, AreRetriedWhenTheWinnerOutrunsItsPrediction) {
+  using ulibc::gmres::detail::retry_trials;
+  using ulibc::gmres::detail::TrialWinner;
+  TrialWinner stopped;
+  stopped.predicted_steps = 841;
+  stopped.tried_all = false;
+  EXPECT_FALSE(retry_trials(stopped, 800));
+  EXPECT_FALSE(retry_trials(stopped, 841));
+  EXPECT_TRUE(retry_trials(stopped, 880));
+  TrialWinner all;
+  all.predicted_steps = 841;
+  EXPECT_FALSE(retry_trials(all, 100000));
+}
+
 // The trials of a two-rank solve of convdiff2d:400: the Neumann polynomial predicted 1069 steps at 2.96 ms, block
 // ILU(0) 1119 steps (5% more: one count to a 20-step prediction) at 2.83 ms after a 8.9 ms set-up. Each costed
 // with its own count, the polynomial won by 0.3%; the solve then took 584 steps, where block ILU(0) takes 502.
