@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 
+#include "sync/nearest_nodes.hpp"
 #include "ulibc/error.hpp"
 
 namespace ulibc {
@@ -26,40 +27,6 @@ std::size_t checked_size(std::size_t begin, std::size_t end) {
   return end - begin;
 }
 
-// Node k steals from k+1, k+2, …, wrapping round: neighbours in index order
-// first, and stealers of different nodes start on different victims.
-std::vector<int> index_order(int k, int nodes) {
-  std::vector<int> out;
-  for (int i = 1; i < nodes; ++i) out.push_back((k + i) % nodes);
-  return out;
-}
-
-bool has_distances(const Topology& topo, const Mapping& map) {
-  if (map.policy().kind() == PolicyKind::none) return false;
-  for (int from : map.node_ids())
-    for (int to : map.node_ids())
-      if (topo.distance(from, to) < 0) return false;
-  return true;
-}
-
-// By node index: the other nodes, nearest first; ties (and machines without
-// distances) in index order after the node itself.
-std::vector<std::vector<int>> steal_orders(const Topology& topo, const Mapping& map) {
-  const int nodes = map.nodes_used();
-  const bool by_distance = has_distances(topo, map);
-  const auto& ids = map.node_ids();
-  std::vector<std::vector<int>> out;
-  for (int k = 0; k < nodes; ++k) {
-    std::vector<int> order = index_order(k, nodes);
-    const auto dist = [&](int j) {
-      return topo.distance(ids[static_cast<std::size_t>(k)], ids[static_cast<std::size_t>(j)]);
-    };
-    if (by_distance) std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return dist(a) < dist(b); });
-    out.push_back(std::move(order));
-  }
-  return out;
-}
-
 // Each thread overshoots a part's end by at most one chunk, so the counter
 // stays below end + (threads + 1) * chunk; beyond SIZE_MAX it would wrap.
 bool fetch_add_may_wrap(std::size_t end, std::size_t chunk, int threads) {
@@ -74,7 +41,7 @@ NodeLoop::NodeLoop(const Topology& topo, const Mapping& map, std::size_t begin, 
       near_max_(fetch_add_may_wrap(end, chunk, map.size())),
       partition_(map, checked_size(begin, end)),
       parts_(std::make_unique<Part[]>(static_cast<std::size_t>(partition_.nodes()))),
-      steal_order_(steal_orders(topo, map)) {
+      steal_order_(detail::nodes_nearest_first(topo, map)) {
   for (int k = 0; k < partition_.nodes(); ++k) {
     const Range r = partition_.node_range(k);
     parts_[static_cast<std::size_t>(k)].range = {begin_ + r.begin, begin_ + r.end};

@@ -105,7 +105,12 @@ std::string write_fake_sysfs(const FakeMachine& m, const std::string& root) {
       const std::uint64_t kb = m.memoryless_nodes.test(n) ? 0 : m.node_memory_bytes >> 10;
       put(dir / "meminfo", "Node " + std::to_string(node_id(n)) + " MemTotal:       " + std::to_string(kb) + " kB");
       std::string row;
-      for (int o = 0; o < nnodes; ++o) row += (o ? " " : "") + std::to_string(o == n ? 10 : m.remote_distance);
+      for (int o = 0; o < nnodes; ++o) {
+        const int d = !m.distances.empty() ? m.distances[static_cast<std::size_t>(n)][static_cast<std::size_t>(o)]
+                      : o == n             ? 10
+                                           : m.remote_distance;
+        row += (o ? " " : "") + std::to_string(d);
+      }
       put(dir / "distance", row);
       put(dir / "hugepages/hugepages-2048kB/nr_hugepages", "0");
       put(dir / "hugepages/hugepages-2048kB/free_hugepages", "0");

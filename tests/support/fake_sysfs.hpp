@@ -32,6 +32,7 @@ struct FakeMachine {
   CpuSet memoryless_nodes;  // node *indices* whose MemTotal is 0
   std::uint64_t node_memory_bytes = 1ull << 30;
   int remote_distance = 20;
+  std::vector<std::vector<int>> distances;  // the node distance table by node index; empty → 10 and remote_distance
 
   bool write_node_dir = true;       // false: no /sys/devices/system/node (one-node kernel)
   bool write_cpulist = true;        // false: nodes and siblings carry only hex cpumap files

@@ -39,16 +39,9 @@ const FakeMachine kFourNodes{.packages = 4, .cores_per_package = 2, .smt = 2};
 // then 1, then 3.
 const std::vector<std::vector<int>> kUneven = {{10, 30, 20, 40}, {30, 10, 40, 20}, {20, 40, 10, 30}, {40, 20, 30, 10}};
 
-Topology load(const FakeMachine& m, const std::vector<std::vector<int>>& distances = {}) {
-  TempDir dir;
-  ulibc::testing::write_fake_sysfs(m, dir.path());
-  for (std::size_t k = 0; k < distances.size(); ++k) {
-    std::ofstream out(std::filesystem::path(dir.path()) / "sys/devices/system/node" / ("node" + std::to_string(k)) /
-                      "distance");
-    for (int d : distances[k]) out << d << ' ';
-    out << '\n';
-  }
-  return Topology::load(dir.path());
+Topology load(FakeMachine m, const std::vector<std::vector<int>>& distances = {}) {
+  m.distances = distances;
+  return ulibc::testing::load_fake(m);
 }
 
 const Topology& four_nodes() {
