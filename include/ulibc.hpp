@@ -1,7 +1,8 @@
 // ulibc.hpp — the C++ API of ULIBC: the machine (Topology), a policy and the
 // thread → processor table it gives (Mapping), binding by it (affinity),
-// node-local memory (memory, NodeArray), the NUMA barrier and loops, and the
-// environment that places an unmodified OpenMP program (openmp_environment).
+// node-local memory (memory, NodeArray), the NUMA barrier and loops, fork/join
+// tasks (tasks), and the environment that places an unmodified OpenMP program
+// (openmp_environment).
 // Errors are ulibc::Error.
 #pragma once
 #include "ulibc/affinity.hpp"
@@ -15,4 +16,5 @@
 #include "ulibc/openmp_environment.hpp"
 #include "ulibc/partition.hpp"
 #include "ulibc/rank_share.hpp"
+#include "ulibc/tasks.hpp"
 #include "ulibc/topology.hpp"

@@ -1,0 +1,290 @@
+// tasks/pool.cpp — the workers of a tasks::Runtime: where a new task goes, and where an idle worker looks.
+#include "tasks/pool.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <latch>
+#include <string>
+#include <tuple>
+
+#include "sync/nearest_nodes.hpp"
+#include "tasks/worker_line.hpp"
+#include "ulibc/affinity.hpp"
+#include "ulibc/error.hpp"
+#include "ulibc/spin.hpp"
+
+namespace ulibc::tasks::detail {
+
+namespace {
+
+thread_local Pool* t_pool = nullptr;
+thread_local Worker* t_worker = nullptr;
+thread_local Strand t_strand;
+
+constexpr int kSpinsBeforeSleep = 2048;  // failed looks for work before an idle worker sleeps
+
+}  // namespace
+
+Pool* Pool::current() { return t_pool; }
+Worker* Pool::current_worker() { return t_worker; }
+Strand& Pool::strand() { return t_strand; }
+
+Pool::Pool(const Topology& topo, const Mapping& map, Options options) : options_(options), line_(worker_line(map)) {
+  if (map.size() < 1) throw input_error("a task runtime needs at least one worker");
+  const auto node_order = ulibc::detail::nodes_nearest_first(topo, map);
+  for (int w = 0; w < map.size(); ++w) {
+    auto worker = std::make_unique<Worker>();
+    worker->index = w;
+    worker->node = line_[static_cast<std::size_t>(w)].node_index;
+    worker->nearest = nearest_workers(line_, w, node_order);
+    worker->rng.seed(static_cast<unsigned>(w) * 7919u + 1u);
+    workers_.push_back(std::move(worker));
+  }
+  std::latch started(map.size());
+  std::vector<std::string> errors(static_cast<std::size_t>(map.size()));
+  for (int w = 0; w < map.size(); ++w)
+    workers_[static_cast<std::size_t>(w)]->thread = std::thread([this, &started, &errors, w] {
+      Worker& me = *workers_[static_cast<std::size_t>(w)];
+      try {
+        bind_current_thread(line_[static_cast<std::size_t>(w)]);
+      } catch (const std::exception& e) {
+        errors[static_cast<std::size_t>(w)] = e.what();
+      }
+      started.count_down();
+      work_loop(me);
+    });
+  started.wait();
+  for (int w = 0; w < map.size(); ++w)
+    if (!errors[static_cast<std::size_t>(w)].empty()) {
+      stop_workers();
+      throw system_error("task worker " + std::to_string(w) + ": " + errors[static_cast<std::size_t>(w)]);
+    }
+}
+
+Pool::~Pool() { stop_workers(); }
+
+void Pool::stop_workers() {
+  stop_.store(true, std::memory_order_seq_cst);
+  epoch_.fetch_add(1, std::memory_order_seq_cst);
+  epoch_.notify_all();
+  for (auto& w : workers_)
+    if (w->thread.joinable()) w->thread.join();
+}
+
+int Pool::worker_at(double x) const {
+  // Ranges are sums of products of hints: a begin within 1e-9 of a worker boundary is that boundary.
+  return std::clamp(static_cast<int>(std::floor(x + 1e-9)), 0, size() - 1);
+}
+
+void Pool::run_root(Task& root) {
+  std::lock_guard lock(root_mutex_);
+  root.begin = 0;
+  root.end = size();
+  root.span = 0;
+  root_done_.store(false, std::memory_order_relaxed);
+  root_ = &root;
+  Worker& first = *workers_.front();
+  {
+    std::lock_guard inbox(first.inbox_mutex);
+    first.inbox.push_back(&root);
+    first.inbox_full.store(true, std::memory_order_seq_cst);
+  }
+  wake();
+  root_done_.wait(false, std::memory_order_acquire);
+  root_ = nullptr;
+}
+
+bool Pool::spans_workers(double begin, double end) const {
+  return std::floor(begin + 1e-9) != std::floor(end + 1e-9);
+}
+
+void Pool::enroll(const TaskGroup* g) {
+  std::lock_guard lock(groups_mutex_);
+  spanning_.push_back(g);
+}
+
+void Pool::retire(const TaskGroup* g) {
+  std::lock_guard lock(groups_mutex_);
+  spanning_.erase(std::find(spanning_.begin(), spanning_.end(), g));
+}
+
+// The workers of the widest group whose own work is finished somewhere, among those whose range holds `me`; an
+// empty range (lo > hi) when there is none.
+std::pair<int, int> Pool::steal_scope(const Worker& me) {
+  std::lock_guard lock(groups_mutex_);
+  const TaskGroup* widest = nullptr;
+  for (const TaskGroup* g : spanning_) {
+    if (!g->finished_somewhere_.load(std::memory_order_acquire)) continue;
+    const int lo = worker_at(g->range_begin_), hi = std::max(lo, worker_at(std::ceil(g->range_end_ - 1e-9) - 1));
+    if (me.index < lo || me.index > hi) continue;
+    if (!widest || g->range_end_ - g->range_begin_ > widest->range_end_ - widest->range_begin_) widest = g;
+  }
+  if (!widest) return {1, 0};
+  return {worker_at(widest->range_begin_), std::max(0, worker_at(std::ceil(widest->range_end_ - 1e-9) - 1))};
+}
+
+Task* Pool::steal_from(Worker& me, int victim) {
+  Worker& v = *workers_[static_cast<std::size_t>(victim)];
+  Task* t = v.deque.steal();
+  if (t && counting()) ++(v.node == me.node ? me.stats.steals_in_node : me.stats.steals_across_nodes);
+  return t;
+}
+
+Task* Pool::steal(Worker& me) {
+  const int n = size();
+  if (n == 1) return nullptr;
+  switch (options_.scheduler) {
+    case Scheduler::random: {
+      const int first = static_cast<int>(me.rng() % static_cast<unsigned>(n - 1));
+      for (int k = 0; k < n - 1; ++k)
+        if (Task* t = steal_from(me, me.nearest[static_cast<std::size_t>((first + k) % (n - 1))])) return t;
+      return nullptr;
+    }
+    case Scheduler::hierarchical:
+      for (const int v : me.nearest)
+        if (Task* t = steal_from(me, v)) return t;
+      return nullptr;
+    case Scheduler::adws: {
+      if (!options_.stealing) return nullptr;
+      const auto [lo, hi] = steal_scope(me);
+      if (hi <= lo) return nullptr;
+      const int width = hi - lo + 1;
+      for (int k = 0; k < width; ++k) {
+        const int v = lo + static_cast<int>(me.rng() % static_cast<unsigned>(width));
+        if (v == me.index) continue;
+        if (Task* t = steal_from(me, v)) return t;
+      }
+      return nullptr;
+    }
+  }
+  return nullptr;
+}
+
+void Pool::dispatch(Task* task, int from) {
+  Worker& source = *workers_[static_cast<std::size_t>(from)];
+  const int target = options_.scheduler == Scheduler::adws && task->home >= 0 ? task->home : from;
+  if (target == from) {
+    source.deque.push(task);
+  } else {
+    Worker& there = *workers_[static_cast<std::size_t>(target)];
+    std::lock_guard lock(there.inbox_mutex);
+    there.inbox.push_back(task);
+    there.inbox_full.store(true, std::memory_order_seq_cst);
+    if (counting()) ++source.stats.migrations;
+  }
+  wake();
+}
+
+Task* Pool::take_inbox(Worker& me) {
+  if (!me.inbox_full.load(std::memory_order_acquire)) return nullptr;
+  std::lock_guard lock(me.inbox_mutex);
+  if (me.inbox.empty()) return nullptr;
+  Task* t = me.inbox.front();
+  me.inbox.erase(me.inbox.begin());
+  me.inbox_full.store(!me.inbox.empty(), std::memory_order_release);
+  return t;
+}
+
+Task* Pool::find(Worker& me) {
+  Task* t = take_inbox(me);
+  return t ? t : steal(me);
+}
+
+void Pool::execute(Worker& me, Task* task) {
+  const Strand outer = t_strand;
+  const auto started = counting() ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+  t_strand = {task, task->span, started};
+  TaskGroup* g = task->group;
+  std::exception_ptr error;
+  if (!g || !g->cancelled()) {
+    try {
+      task->execute();
+    } catch (...) {
+      error = std::current_exception();
+    }
+  }
+  if (counting()) {
+    const double own = seconds_since(t_strand.start);
+    me.stats.busy_seconds += own;
+    ++me.stats.tasks;
+    task->span = t_strand.span + own;
+  }
+  t_strand = outer;  // an outer strand is one waiting on a group: its clock restarts when the wait ends
+  if (g) {
+    g->finish(*task, error);
+  } else {  // the root: its wrapper caught what it threw
+    root_span_ = task->span;
+    root_done_.store(true, std::memory_order_release);
+    root_done_.notify_all();
+  }
+}
+
+void Pool::work_loop(Worker& me) {
+  t_pool = this;
+  t_worker = &me;
+  int fails = 0;
+  auto idle_since = std::chrono::steady_clock::now();
+  while (!stop_.load(std::memory_order_relaxed)) {
+    Task* t = me.deque.pop();
+    if (!t) t = find(me);
+    if (t) {  // idle time is counted before the task runs: its end may end the run the statistics are read after
+      if (counting() && fails > 0) me.stats.idle_seconds += seconds_since(idle_since);
+      fails = 0;
+      execute(me, t);
+      continue;
+    }
+    if (fails++ == 0 && counting()) idle_since = std::chrono::steady_clock::now();
+    if (fails < kSpinsBeforeSleep) {
+      spin_pause();
+    } else {
+      sleep(me);
+    }
+  }
+  t_pool = nullptr;
+  t_worker = nullptr;
+}
+
+bool Pool::work_visible() const {
+  for (const auto& w : workers_)
+    if (!w->deque.looks_empty() || w->inbox_full.load(std::memory_order_seq_cst)) return true;
+  return false;
+}
+
+// A worker with nothing to do sleeps until a task is pushed anywhere. The Dekker pair: it announces itself in
+// sleepers_ and then looks for work; a pusher publishes its task (a seq_cst store: the deque's bottom, an inbox's
+// flag) and then reads sleepers_, seq_cst both sides, so at least one of them sees the other.
+void Pool::sleep(Worker&) {
+  const std::uint32_t seen = epoch_.load(std::memory_order_seq_cst);
+  sleepers_.fetch_add(1, std::memory_order_seq_cst);
+  if (!work_visible() && !stop_.load(std::memory_order_seq_cst)) epoch_.wait(seen, std::memory_order_seq_cst);
+  sleepers_.fetch_sub(1, std::memory_order_seq_cst);
+}
+
+void Pool::wake() {
+  if (sleepers_.load(std::memory_order_seq_cst) == 0) return;
+  epoch_.fetch_add(1, std::memory_order_seq_cst);
+  epoch_.notify_all();
+}
+
+double Pool::seconds_since(std::chrono::steady_clock::time_point since) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
+}
+
+double Pool::span_now() const { return t_strand.span + seconds_since(t_strand.start); }
+
+Statistics Pool::statistics() const {
+  Statistics s;
+  for (const auto& w : workers_) {
+    s.workers.push_back(w->stats);
+    s.work_seconds += w->stats.busy_seconds;
+  }
+  s.span_seconds = root_span_;
+  return s;
+}
+
+void Pool::reset_statistics() {
+  for (auto& w : workers_) w->stats = {};
+  root_span_ = 0;
+}
+
+}  // namespace ulibc::tasks::detail

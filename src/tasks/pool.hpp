@@ -1,0 +1,99 @@
+// tasks/pool.hpp — the workers of a tasks::Runtime and how each finds its next task.
+#pragma once
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <mutex>
+#include <random>
+#include <thread>
+#include <vector>
+
+#include "tasks/deque.hpp"
+#include "ulibc/tasks.hpp"
+
+namespace ulibc::tasks::detail {
+
+struct alignas(64) Worker {
+  int index = 0;
+  int node = 0;  // the mapping's node index
+  TaskDeque deque;
+  std::mutex inbox_mutex;  // adws: tasks other workers sent here
+  std::vector<Task*> inbox;
+  std::atomic<bool> inbox_full{false};
+  std::vector<int> nearest;  // the other workers, nearest first (hierarchical and adws victims)
+  std::minstd_rand rng;
+  WorkerStatistics stats;
+  std::thread thread;
+};
+
+// What the running strand of a worker is: its task, and with statistics the span and clock of its work so far.
+struct Strand {
+  Task* task = nullptr;
+  double span = 0;  // the task's span up to strand_start
+  std::chrono::steady_clock::time_point start;
+};
+
+class Pool {
+ public:
+  Pool(const Topology& topo, const Mapping& map, Options options);
+  ~Pool();
+
+  const Options& options() const { return options_; }
+  const std::vector<Placement>& line() const { return line_; }  // by worker: its place (thread = worker index)
+  int size() const { return static_cast<int>(workers_.size()); }
+  bool counting() const { return options_.statistics; }
+
+  // The calling thread's pool and worker (nullptr outside every pool's workers).
+  static Pool* current();
+  static Worker* current_worker();
+  static Strand& strand();
+
+  void run_root(Task& root);
+  // A new child of a group owned by worker `from`: onto that worker's deque, or (adws) to the worker its range
+  // begins on.
+  void dispatch(Task* task, int from);
+  // A task for `me` from elsewhere than its own deque: its inbox, then a steal as the scheduler allows; nullptr
+  // when none was found.
+  Task* find(Worker& me);
+  void execute(Worker& me, Task* task);
+  void wake();  // after making work visible: wakes the sleeping workers
+
+  // adws: the worker a range begins on; whether a range crosses a worker boundary; the groups whose range does,
+  // for stealing (a group enrolls when made and retires when its wait ends).
+  int worker_at(double x) const;
+  bool spans_workers(double begin, double end) const;
+  void enroll(const TaskGroup* g);
+  void retire(const TaskGroup* g);
+
+  // With statistics: the span of the calling strand now, and the seconds since `since`.
+  double span_now() const;
+  static double seconds_since(std::chrono::steady_clock::time_point since);
+
+  Statistics statistics() const;
+  void reset_statistics();
+
+ private:
+  void work_loop(Worker& me);
+  void stop_workers();
+  Task* steal(Worker& me);
+  Task* steal_from(Worker& me, int victim);
+  std::pair<int, int> steal_scope(const Worker& me);
+  Task* take_inbox(Worker& me);
+  bool work_visible() const;
+  void sleep(Worker& me);
+
+  Options options_;
+  std::vector<Placement> line_;
+  std::vector<std::unique_ptr<Worker>> workers_;
+  std::atomic<bool> stop_{false};
+  std::atomic<std::uint32_t> epoch_{0};  // bumped to wake sleeping workers
+  std::atomic<int> sleepers_{0};
+  std::mutex groups_mutex_;
+  std::vector<const TaskGroup*> spanning_;  // adws: the live groups whose range crosses a worker boundary
+  std::mutex root_mutex_;                   // one root at a time
+  std::atomic<bool> root_done_{false};
+  Task* root_ = nullptr;
+  double root_span_ = 0, root_work_ = 0;
+};
+
+}  // namespace ulibc::tasks::detail

@@ -1,0 +1,188 @@
+// tasks/task_group.cpp — spawning children, placing them by their share of the range, and joining them.
+#include <algorithm>
+#include <cmath>
+#include <thread>
+
+#include "tasks/pool.hpp"
+#include "ulibc/error.hpp"
+#include "ulibc/spin.hpp"
+
+namespace ulibc::tasks {
+
+using detail::Pool;
+using detail::Task;
+
+namespace {
+
+constexpr int kSpinsBeforeYield = 64;  // failed looks for work in a wait before it yields the processor
+
+// Idle time of a worker in a wait or at top level: from its first failed look for work to the next success.
+class IdleClock {
+ public:
+  explicit IdleClock(bool on) : on_(on) {}
+  void failed() {
+    if (on_ && !idle_) since_ = std::chrono::steady_clock::now();
+    idle_ = true;
+  }
+  void found(detail::Worker& me) {
+    if (on_ && idle_) me.stats.idle_seconds += Pool::seconds_since(since_);
+    idle_ = false;
+  }
+
+ private:
+  bool on_, idle_ = false;
+  std::chrono::steady_clock::time_point since_;
+};
+
+}  // namespace
+
+TaskGroup::TaskGroup(std::optional<double> total_work)
+    : pool_(Pool::current()),
+      maker_(Pool::strand().task),
+      parent_(maker_ ? maker_->group : nullptr),
+      owner_(-1),
+      mark_(0),
+      range_begin_(0),
+      range_end_(0),
+      begin_(0),
+      work_left_(detail::checked_work(total_work)),
+      spans_workers_(false),
+      span_at_fork_(0) {
+  if (!pool_ || !maker_) {
+    pool_ = nullptr;
+    return;
+  }
+  detail::Worker& me = *Pool::current_worker();
+  owner_ = me.index;
+  mark_ = me.deque.bottom();
+  if (pool_->options().scheduler != Scheduler::adws) return;
+  range_begin_ = begin_ = maker_->begin;
+  range_end_ = maker_->end;
+  spans_workers_ = pool_->spans_workers(range_begin_, range_end_);
+  if (spans_workers_) {
+    pool_->enroll(this);
+    enrolled_ = true;
+  }
+}
+
+TaskGroup::~TaskGroup() {
+  if (pool_ && pending_.load(std::memory_order_acquire) > 0) cancel();
+  join();
+}
+
+void TaskGroup::check_maker(const char* what) const {
+  if (Pool::strand().task != maker_)
+    throw input_error(std::string("task group: ") + what + " from a task other than the one that made the group");
+}
+
+void TaskGroup::submit(std::unique_ptr<Task> task, double work) {
+  task->group = this;
+  if (!pool_) {  // outside a runtime: run it now
+    if (cancelled()) return;
+    try {
+      task->execute();
+    } catch (...) {
+      if (exceptions_.fetch_add(1, std::memory_order_acq_rel) == 0) first_ = std::current_exception();
+      cancelled_.store(true, std::memory_order_release);
+    }
+    return;
+  }
+  check_maker("spawn");
+  if (spans_workers_) place(*task, work);
+  if (pool_->counting()) task->span = pool_->span_now();
+  pending_.fetch_add(1, std::memory_order_relaxed);
+  pool_->dispatch(task.release(), owner_);
+}
+
+// The child takes the next part of the range, in spawn order: its hint's share of the work not yet handed out
+// (half of what is left without hints). It goes to the worker its part begins on.
+void TaskGroup::place(Task& task, double work) {
+  const bool hinted = !std::isnan(work) && !std::isnan(work_left_);
+  const double share = !hinted ? 0.5 : work_left_ > work ? work / work_left_ : 1.0;
+  if (hinted) work_left_ -= work;
+  task.begin = begin_;
+  task.end = begin_ + (range_end_ - begin_) * share;
+  begin_ = task.end;
+  task.home = pool_->worker_at(task.begin);
+}
+
+void TaskGroup::finish(Task& task, std::exception_ptr error) {
+  if (error) {
+    if (exceptions_.fetch_add(1, std::memory_order_acq_rel) == 0) first_ = error;
+    cancelled_.store(true, std::memory_order_release);
+  }
+  if (pool_->counting()) {
+    double seen = child_span_.load(std::memory_order_relaxed);
+    while (task.span > seen && !child_span_.compare_exchange_weak(seen, task.span, std::memory_order_relaxed)) {
+    }
+  }
+  // A child whose range crossed a worker boundary has done its deterministic share: the group's workers may
+  // steal among themselves. Before the count drops: at zero the maker may end the group.
+  if (spans_workers_ && pool_->spans_workers(task.begin, task.end) &&
+      !finished_somewhere_.exchange(true, std::memory_order_acq_rel))
+    pool_->wake();
+  pending_.fetch_sub(1, std::memory_order_acq_rel);
+}
+
+void TaskGroup::join() {
+  if (!pool_) return;
+  detail::Worker& me = *Pool::current_worker();
+  detail::Strand& strand = Pool::strand();
+  if (pool_->counting()) {  // the maker's strand stops here; what runs during the wait is other strands
+    const double own = Pool::seconds_since(strand.start);
+    me.stats.busy_seconds += own;
+    strand.span += own;
+  }
+  IdleClock idle(pool_->counting());
+  int fails = 0;
+  while (pending_.load(std::memory_order_acquire) > 0) {
+    if (Task* t = me.deque.pop(mark_)) {
+      idle.found(me);
+      pool_->execute(me, t);
+      continue;
+    }
+    // The maker has run every child left to it: its own share is done.
+    if (spans_workers_ && !finished_somewhere_.exchange(true, std::memory_order_acq_rel)) pool_->wake();
+    if (Task* t = pool_->find(me)) {
+      idle.found(me);
+      fails = 0;
+      pool_->execute(me, t);
+      continue;
+    }
+    idle.failed();
+    if (++fails < kSpinsBeforeYield) {
+      spin_pause();
+    } else {
+      std::this_thread::yield();
+    }
+  }
+  idle.found(me);
+  if (enrolled_) {
+    pool_->retire(this);
+    enrolled_ = false;
+  }
+  if (pool_->counting()) {
+    strand.span = std::max(strand.span, child_span_.load(std::memory_order_relaxed));
+    strand.start = std::chrono::steady_clock::now();
+  }
+}
+
+void TaskGroup::wait() {
+  if (pool_) check_maker("wait");
+  join();
+  if (first_) {
+    std::exception_ptr e = first_;
+    first_ = nullptr;
+    std::rethrow_exception(e);
+  }
+}
+
+void TaskGroup::cancel() { cancelled_.store(true, std::memory_order_release); }
+
+bool TaskGroup::cancelled() const {
+  for (const TaskGroup* g = this; g; g = g->parent_)
+    if (g->cancelled_.load(std::memory_order_acquire)) return true;
+  return false;
+}
+
+}  // namespace ulibc::tasks

@@ -1,0 +1,19 @@
+// tasks/worker_line.hpp — the order of a task runtime's workers, and the order in which each looks at the others.
+#pragma once
+#include <vector>
+
+#include "ulibc/mapping.hpp"
+
+namespace ulibc::tasks::detail {
+
+// The mapping's threads grouped by node, in the mapping's order within a node, so that a contiguous range of
+// workers is processors of one node under every policy; compact's order already is, and stays as it is. Each
+// entry's .thread is its position.
+std::vector<Placement> worker_line(const Mapping& map);
+
+// The workers other than w, nearest first: its core's SMT siblings, its node, then the other nodes in
+// `node_order` (nodes_nearest_first); within each, by distance along the line.
+std::vector<int> nearest_workers(const std::vector<Placement>& line, int w,
+                                 const std::vector<std::vector<int>>& node_order);
+
+}  // namespace ulibc::tasks::detail
