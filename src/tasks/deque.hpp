@@ -41,8 +41,7 @@ class TaskDeque {
     }
     Task* task = r->at(b).load(std::memory_order_relaxed);
     if (t == b) {  // the last one: race the thieves for it
-      if (!top_.compare_exchange_strong(t, t + 1, std::memory_order_seq_cst, std::memory_order_relaxed))
-        task = nullptr;
+      if (!top_.compare_exchange_strong(t, t + 1, std::memory_order_seq_cst, std::memory_order_relaxed)) task = nullptr;
       bottom_.store(b + 1, std::memory_order_relaxed);
     }
     return task;

@@ -15,19 +15,15 @@
 
 namespace ulibc::tasks::detail {
 
-namespace {
-
 thread_local Pool* t_pool = nullptr;
 thread_local Worker* t_worker = nullptr;
 thread_local Strand t_strand;
 
+namespace {
+
 constexpr int kSpinsBeforeSleep = 2048;  // failed looks for work before an idle worker sleeps
 
 }  // namespace
-
-Pool* Pool::current() { return t_pool; }
-Worker* Pool::current_worker() { return t_worker; }
-Strand& Pool::strand() { return t_strand; }
 
 Pool::Pool(const Topology& topo, const Mapping& map, Options options) : options_(options), line_(worker_line(map)) {
   if (map.size() < 1) throw input_error("a task runtime needs at least one worker");
@@ -82,6 +78,7 @@ void Pool::run_root(Task& root) {
   root.end = size();
   root.span = 0;
   root_done_.store(false, std::memory_order_relaxed);
+  cancels_.store(false, std::memory_order_relaxed);  // the groups of earlier runs are gone
   root_ = &root;
   Worker& first = *workers_.front();
   {
@@ -94,9 +91,7 @@ void Pool::run_root(Task& root) {
   root_ = nullptr;
 }
 
-bool Pool::spans_workers(double begin, double end) const {
-  return std::floor(begin + 1e-9) != std::floor(end + 1e-9);
-}
+bool Pool::spans_workers(double begin, double end) const { return std::floor(begin + 1e-9) != std::floor(end + 1e-9); }
 
 void Pool::enroll(const TaskGroup* g) {
   std::lock_guard lock(groups_mutex_);
@@ -196,7 +191,7 @@ void Pool::execute(Worker& me, Task* task) {
   t_strand = {task, task->span, started};
   TaskGroup* g = task->group;
   std::exception_ptr error;
-  if (!g || !g->cancelled()) {
+  if (!g || !cancels_.load(std::memory_order_acquire) || !g->cancelled()) {
     try {
       task->execute();
     } catch (...) {
@@ -212,7 +207,8 @@ void Pool::execute(Worker& me, Task* task) {
   t_strand = outer;  // an outer strand is one waiting on a group: its clock restarts when the wait ends
   if (g) {
     g->finish(*task, error);
-  } else {  // the root: its wrapper caught what it threw
+    delete task;  // spawned by TaskGroup::spawn, owned by whoever runs it
+  } else {        // the root, on its caller's stack: its wrapper caught what it threw
     root_span_ = task->span;
     root_done_.store(true, std::memory_order_release);
     root_done_.notify_all();

@@ -33,6 +33,13 @@ struct Strand {
   std::chrono::steady_clock::time_point start;
 };
 
+// The calling thread's place. initial-exec: one load from the thread pointer per access, where a shared library's
+// default TLS model calls __tls_get_addr; spawn and wait read these several times per task. (The library is linked,
+// not dlopen'ed.)
+extern thread_local Pool* t_pool __attribute__((tls_model("initial-exec")));
+extern thread_local Worker* t_worker __attribute__((tls_model("initial-exec")));
+extern thread_local Strand t_strand __attribute__((tls_model("initial-exec")));
+
 class Pool {
  public:
   Pool(const Topology& topo, const Mapping& map, Options options);
@@ -44,9 +51,9 @@ class Pool {
   bool counting() const { return options_.statistics; }
 
   // The calling thread's pool and worker (nullptr outside every pool's workers).
-  static Pool* current();
-  static Worker* current_worker();
-  static Strand& strand();
+  static Pool* current() { return t_pool; }
+  static Worker* current_worker() { return t_worker; }
+  static Strand& strand() { return t_strand; }
 
   void run_root(Task& root);
   // A new child of a group owned by worker `from`: onto that worker's deque, or (adws) to the worker its range
@@ -72,6 +79,9 @@ class Pool {
   Statistics statistics() const;
   void reset_statistics();
 
+  // A group of this run was cancelled: only then is a task's whole chain of groups looked at before it runs.
+  void note_cancel() { cancels_.store(true, std::memory_order_release); }
+
  private:
   void work_loop(Worker& me);
   void stop_workers();
@@ -86,6 +96,7 @@ class Pool {
   std::vector<Placement> line_;
   std::vector<std::unique_ptr<Worker>> workers_;
   std::atomic<bool> stop_{false};
+  std::atomic<bool> cancels_{false};     // some group of the current run was cancelled (note_cancel)
   std::atomic<std::uint32_t> epoch_{0};  // bumped to wake sleeping workers
   std::atomic<int> sleepers_{0};
   std::mutex groups_mutex_;

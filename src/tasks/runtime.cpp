@@ -1,6 +1,7 @@
 // tasks/runtime.cpp — the Runtime's own entry points, the scheduler names, and the checks of hints and loops.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "tasks/pool.hpp"
 #include "ulibc/error.hpp"
@@ -44,7 +45,7 @@ int current_worker() {
 namespace detail {
 
 double checked_work(std::optional<double> work) {
-  if (!work) return std::nan("");
+  if (!work) return std::numeric_limits<double>::quiet_NaN();
   if (!(*work >= 0) || std::isinf(*work))
     throw input_error("work hint " + std::to_string(*work) + ": a finite number of at least 0");
   return *work;

@@ -66,7 +66,7 @@ TaskGroup::TaskGroup(std::optional<double> total_work)
 }
 
 TaskGroup::~TaskGroup() {
-  if (pool_ && pending_.load(std::memory_order_acquire) > 0) cancel();
+  if (pool_ && finished_.load(std::memory_order_acquire) < spawned_) cancel();
   join();
 }
 
@@ -90,7 +90,7 @@ void TaskGroup::submit(std::unique_ptr<Task> task, double work) {
   check_maker("spawn");
   if (spans_workers_) place(*task, work);
   if (pool_->counting()) task->span = pool_->span_now();
-  pending_.fetch_add(1, std::memory_order_relaxed);
+  ++spawned_;
   pool_->dispatch(task.release(), owner_);
 }
 
@@ -109,7 +109,7 @@ void TaskGroup::place(Task& task, double work) {
 void TaskGroup::finish(Task& task, std::exception_ptr error) {
   if (error) {
     if (exceptions_.fetch_add(1, std::memory_order_acq_rel) == 0) first_ = error;
-    cancelled_.store(true, std::memory_order_release);
+    cancel();
   }
   if (pool_->counting()) {
     double seen = child_span_.load(std::memory_order_relaxed);
@@ -117,11 +117,11 @@ void TaskGroup::finish(Task& task, std::exception_ptr error) {
     }
   }
   // A child whose range crossed a worker boundary has done its deterministic share: the group's workers may
-  // steal among themselves. Before the count drops: at zero the maker may end the group.
+  // steal among themselves. Before the count: once every child is counted the maker may end the group.
   if (spans_workers_ && pool_->spans_workers(task.begin, task.end) &&
       !finished_somewhere_.exchange(true, std::memory_order_acq_rel))
     pool_->wake();
-  pending_.fetch_sub(1, std::memory_order_acq_rel);
+  finished_.fetch_add(1, std::memory_order_acq_rel);
 }
 
 void TaskGroup::join() {
@@ -135,7 +135,7 @@ void TaskGroup::join() {
   }
   IdleClock idle(pool_->counting());
   int fails = 0;
-  while (pending_.load(std::memory_order_acquire) > 0) {
+  while (finished_.load(std::memory_order_acquire) < spawned_) {
     if (Task* t = me.deque.pop(mark_)) {
       idle.found(me);
       pool_->execute(me, t);
@@ -177,7 +177,10 @@ void TaskGroup::wait() {
   }
 }
 
-void TaskGroup::cancel() { cancelled_.store(true, std::memory_order_release); }
+void TaskGroup::cancel() {
+  cancelled_.store(true, std::memory_order_release);
+  if (pool_) pool_->note_cancel();
+}
 
 bool TaskGroup::cancelled() const {
   for (const TaskGroup* g = this; g; g = g->parent_)

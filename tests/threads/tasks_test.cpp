@@ -1,6 +1,8 @@
 // tasks_test.cpp — the task runtime under every scheduler at 1–8 workers (more workers than processors too): the
 // answers of nested, deep and wide task trees, exceptions and cancellation, reuse, ADWS's deterministic placement,
 // and bad input.
+#include "ulibc/tasks.hpp"
+
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -13,7 +15,6 @@
 
 #include "expect_error.hpp"
 #include "ulibc.hpp"
-#include "ulibc/tasks.hpp"
 
 namespace {
 
@@ -47,7 +48,9 @@ std::uint64_t fib(int n) {
   return a + b;
 }
 
-std::uint64_t fib_serial(int n) { return n < 2 ? static_cast<std::uint64_t>(n) : fib_serial(n - 1) + fib_serial(n - 2); }
+std::uint64_t fib_serial(int n) {
+  return n < 2 ? static_cast<std::uint64_t>(n) : fib_serial(n - 1) + fib_serial(n - 2);
+}
 
 // Each task group of `width` children, `depth` levels deep; returns the leaves run.
 long tree(int depth, int width) {
@@ -110,9 +113,12 @@ TEST(Tasks, ParallelForRunsEveryIndexOnceAndReduceSumsThem) {
       for (const tasks::WorkProfile* p : {static_cast<const tasks::WorkProfile*>(nullptr), &profile}) {
         std::vector<std::atomic<int>> seen(n);
         rt.run([&] {
-          tasks::parallel_for(0, n, 100, [&](std::size_t i, std::size_t j) {
-            for (std::size_t k = i; k < j; ++k) seen[k].fetch_add(1, std::memory_order_relaxed);
-          }, p);
+          tasks::parallel_for(
+              0, n, 100,
+              [&](std::size_t i, std::size_t j) {
+                for (std::size_t k = i; k < j; ++k) seen[k].fetch_add(1, std::memory_order_relaxed);
+              },
+              p);
         });
         std::size_t wrong = 0;
         for (const auto& x : seen) wrong += x.load() != 1;
@@ -223,7 +229,8 @@ TEST(Adws, WithoutStealingEachLeafRunsWhereItsRangeBegins) {
     for (int round = 0; round < 3; ++round) {
       std::vector<int> where(n / grain, -1);
       rt.run([&] {
-        tasks::parallel_for(0, n, grain, [&](std::size_t i, std::size_t) { where[i / grain] = tasks::current_worker(); });
+        tasks::parallel_for(0, n, grain,
+                            [&](std::size_t i, std::size_t) { where[i / grain] = tasks::current_worker(); });
       });
       for (std::size_t leaf = 0; leaf < where.size(); ++leaf)
         ASSERT_EQ(where[leaf], static_cast<int>(static_cast<std::size_t>(w) * leaf * grain / n))
@@ -242,8 +249,8 @@ TEST(Adws, TheProfileSplitsTheWorkersByWork) {
   Runtime rt = make(4, Scheduler::adws, false);
   std::vector<int> starts(n, -1);  // by a leaf's first element: where it ran
   rt.run([&] {
-    tasks::parallel_for(0, n, grain, [&](std::size_t i, std::size_t) { starts[i] = tasks::current_worker(); },
-                        &profile);
+    tasks::parallel_for(
+        0, n, grain, [&](std::size_t i, std::size_t) { starts[i] = tasks::current_worker(); }, &profile);
   });
   std::vector<int> leaves_on(4, 0);
   for (std::size_t i = 0; i < n; ++i) {
@@ -275,7 +282,8 @@ TEST(Adws, WithStealingPlacementDiffersOnlyWhereWorkWasStolen) {
     std::uint64_t steals = 0;
     for (const auto& s : rt.statistics().workers) steals += s.steals_in_node + s.steals_across_nodes;
     std::size_t moved = 0;
-    for (std::size_t leaf = 0; leaf < where.size(); ++leaf) moved += where[leaf] != static_cast<int>(4 * leaf * grain / n);
+    for (std::size_t leaf = 0; leaf < where.size(); ++leaf)
+      moved += where[leaf] != static_cast<int>(4 * leaf * grain / n);
     if (moved > 0) {
       EXPECT_GT(steals, 0u) << moved << " leaves moved in round " << round;
     }
@@ -311,8 +319,12 @@ TEST(Tasks, BadInputIsNamed) {
   expect_input_error([] { tasks::parallel_for(10, 5, 1, [](std::size_t, std::size_t) {}); }, "ends before it begins");
   const std::vector<double> three(3, 1.0);
   const tasks::WorkProfile profile(three);
-  expect_input_error([&] { tasks::parallel_for(0, 4, 1, [](std::size_t, std::size_t) {}, &profile); },
-                     "past its work profile of 3");
+  expect_input_error(
+      [&] {
+        tasks::parallel_for(
+            0, 4, 1, [](std::size_t, std::size_t) {}, &profile);
+      },
+      "past its work profile of 3");
   const std::vector<double> negative = {1.0, -2.0};
   expect_input_error([&] { tasks::WorkProfile p(negative); }, "element 1 has work -2");
   const std::vector<double> nan = {std::nan("")};
