@@ -1,9 +1,11 @@
 // registry.cpp — the kernels `ulibc bench` and `ulibc tune` know.
 #include "bfs/bfs_bench.hpp"
+#include "cilksort/cilksort_bench.hpp"
 #include "epcc/epcc_bench.hpp"
 #include "gmres/gmres_bench.hpp"
 #include "harness/bench_kernel.hpp"
 #include "simpath/simpath_bench.hpp"
+#include "spawn/spawn_bench.hpp"
 #include "sssp/sssp_bench.hpp"
 #include "stream/stream_bench.hpp"
 #include "zblas/zblas_bench.hpp"
@@ -19,6 +21,8 @@ std::vector<std::unique_ptr<BenchKernel>> all_kernels() {
   kernels.push_back(simpath::make_bench());
   kernels.push_back(sssp::make_bench());
   kernels.push_back(gmres::make_bench());
+  kernels.push_back(spawn::make_bench());
+  kernels.push_back(cilksort::make_bench());
   return kernels;
 }
 

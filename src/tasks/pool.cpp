@@ -170,14 +170,19 @@ void Pool::dispatch(Task* task, int from) {
   wake();
 }
 
+// Everything sent here at once: the first to run now, the others onto this worker's deque, where its waits find
+// them (and, as a migrated task in Itoyori's migration queue, thieves in their scope may take them).
 Task* Pool::take_inbox(Worker& me) {
   if (!me.inbox_full.load(std::memory_order_acquire)) return nullptr;
-  std::lock_guard lock(me.inbox_mutex);
-  if (me.inbox.empty()) return nullptr;
-  Task* t = me.inbox.front();
-  me.inbox.erase(me.inbox.begin());
-  me.inbox_full.store(!me.inbox.empty(), std::memory_order_release);
-  return t;
+  std::vector<Task*> sent;
+  {
+    std::lock_guard lock(me.inbox_mutex);
+    sent.swap(me.inbox);
+    me.inbox_full.store(false, std::memory_order_seq_cst);
+  }
+  if (sent.empty()) return nullptr;
+  for (std::size_t k = sent.size(); k-- > 1;) me.deque.push(sent[k]);
+  return sent.front();
 }
 
 Task* Pool::find(Worker& me) {

@@ -65,6 +65,25 @@ TEST_F(BenchCli, StreamSweepWritesTableCsvAndJson) {
   EXPECT_GT(triad["value"].get<double>(), 0);
 }
 
+// The task kernels: a result per scheduler asked for, in that order, every one checked.
+TEST_F(BenchCli, TaskKernelsRunEachSchedulerAskedFor) {
+  for (const char* kernel : {"spawn", "cilksort"}) {
+    const CliResult r = run_cli({"bench", kernel, "--quick", "--policy", "compact", "--threads", "2", "--scheduler",
+                                 "adws,random", "--json", file("t.json")});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto j = nlohmann::json::parse(read_file(file("t.json")));
+    ASSERT_EQ(j["runs"].size(), 1u) << kernel;
+    const auto& results = j["runs"][0]["results"];
+    ASSERT_EQ(results.size(), 2u) << kernel;
+    EXPECT_EQ(results[0]["variant"], "adws");
+    EXPECT_EQ(results[1]["variant"], "random");
+    for (const auto& x : results) EXPECT_TRUE(x["valid"].get<bool>()) << kernel << ": " << x["check"];
+  }
+  const CliResult bad = run_cli({"bench", "cilksort", "--quick", "--scheduler", "fifo"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("fifo"), std::string::npos) << bad.err;
+}
+
 TEST_F(BenchCli, JsonAloneGoesToStdout) {
   const auto j = run_cli_json({"bench", "zblas", "--quick", "--policy", "compact", "--threads", "2", "--json"});
   EXPECT_EQ(j["kernel"], "zblas");

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "expect_error.hpp"
+#include "task_runtime.hpp"
 #include "ulibc.hpp"
 
 namespace {
@@ -21,25 +22,18 @@ namespace {
 using ulibc::Mapping;
 using ulibc::Policy;
 using ulibc::PolicyKind;
-using ulibc::Topology;
 using ulibc::testing::expect_input_error;
+using ulibc::testing::live_topology;
 namespace tasks = ulibc::tasks;
 using tasks::Runtime;
 using tasks::Scheduler;
 using tasks::TaskGroup;
 
-const Topology& live() {
-  static const Topology topo = Topology::load();
-  return topo;
-}
-
-// `workers` workers placed by scatter on this machine (several per processor when it has fewer).
 Runtime make(int workers, Scheduler s, bool stealing = true, bool statistics = false) {
-  return Runtime(live(), Mapping::build(live(), Policy(PolicyKind::scatter), workers),
-                 {.scheduler = s, .stealing = stealing, .statistics = statistics});
+  return ulibc::testing::task_runtime(workers, {.scheduler = s, .stealing = stealing, .statistics = statistics});
 }
 
-constexpr Scheduler kSchedulers[] = {Scheduler::random, Scheduler::hierarchical, Scheduler::adws};
+constexpr const auto& kSchedulers = ulibc::testing::kAllSchedulers;
 constexpr int kWorkerCounts[] = {1, 2, 3, 8};
 
 std::uint64_t fib(int n) {
@@ -350,7 +344,7 @@ TEST(Tasks, BadInputIsNamed) {
         });
       },
       "other than the one that made the group");
-  expect_input_error([] { (void)Mapping::build(live(), Policy(PolicyKind::scatter), 0); }, "thread");
+  expect_input_error([] { (void)Mapping::build(live_topology(), Policy(PolicyKind::scatter), 0); }, "thread");
 }
 
 }  // namespace
