@@ -15,8 +15,8 @@ packages=(
   libboost-dev python3-matplotlib
   # benchmarks and tests: the peers measured against (hwloc's topology load,
   # likwid-bench's STREAM, OpenBLAS's complex BLAS, also the zblas reference,
-  # the Boost Graph Library's BFS)
-  libhwloc-dev likwid libopenblas-dev libboost-graph-dev
+  # the Boost Graph Library's BFS, oneTBB's tasks and sorts)
+  libhwloc-dev likwid libopenblas-dev libboost-graph-dev libtbb-dev
   # MPI: Open MPI's launcher and development files (several processes sharing a machine, and the distributed
   # kernels)
   openmpi-bin libopenmpi-dev
