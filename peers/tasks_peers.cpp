@@ -177,7 +177,8 @@ int main(int argc, char** argv) {
     const auto count = static_cast<std::uint64_t>(n);
     for (int r = 0; r < reps && valid; ++r) {
       const auto t = Clock::now();
-      const std::uint64_t got = on_team(with, threads, [&] { return with == "tbb" ? linear_tbb(count) : linear_omp(count); });
+      const std::uint64_t got =
+          on_team(with, threads, [&] { return with == "tbb" ? linear_tbb(count) : linear_omp(count); });
       values.push_back(since(t) * 1e9 / static_cast<double>(n));
       const auto c = ulibc::spawn::check_linear(count, got);
       valid = c.valid;

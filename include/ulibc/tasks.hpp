@@ -152,9 +152,10 @@ class TaskGroup {
  private:
   friend class detail::Pool;
   void submit(std::unique_ptr<detail::Task> task, double work);
-  void place(detail::Task& task, double work);                // adws: the child's share of the range
-  void finish(detail::Task& task, std::exception_ptr error);  // a child has run (or was skipped)
-  void join();                                                // wait() without the rethrow
+  void place(detail::Task& task, double work);                            // adws: the child's share of the range
+  void finish(detail::Task& task, std::exception_ptr error, int worker);  // a child has run there (or was skipped)
+  bool all_finished() const { return run_by_owner_ + finished_.load(std::memory_order_acquire) >= spawned_; }
+  void join();  // wait() without the rethrow
   void check_maker(const char* what) const;
 
   detail::Pool* pool_;              // nullptr outside a runtime's workers: the children run at once, in the caller
@@ -169,8 +170,11 @@ class TaskGroup {
   std::atomic<bool> finished_somewhere_{false};  // adws: stealing among its workers is allowed
   double span_at_fork_;                          // with statistics: the maker's span when the group was made
   std::atomic<double> child_span_{0};
-  std::int64_t spawned_ = 0;               // by the maker alone: no atomic operation per spawn
-  std::atomic<std::int64_t> finished_{0};  // by whichever worker runs a child
+  std::int64_t spawned_ = 0;       // by the maker alone: no atomic operation per spawn
+  std::int64_t run_by_owner_ = 0;  // children the maker's worker ran: counted without an atomic
+  // Children other workers ran: on a line of its own, so that the thieves' counting does not evict the maker's
+  // fields (spawned_, run_by_owner_) from its core on every stolen child.
+  alignas(64) std::atomic<std::int64_t> finished_{0};
   std::atomic<bool> cancelled_{false};
   std::atomic<int> exceptions_{0};
   std::exception_ptr first_;

@@ -19,6 +19,20 @@ using Run = std::span<const std::uint64_t>;
 
 inline double size_of(std::size_t n) { return static_cast<double>(n); }
 
+// The serial merge of a and b into out: which run gives the next key is a select, not a branch (random keys make
+// std::merge's branch a coin toss the processor mispredicts half the time).
+inline void merge_serial(Run a, Run b, Keys out) {
+  std::size_t i = 0, j = 0, k = 0;
+  while (i < a.size() && j < b.size()) {
+    const bool from_b = b[j] < a[i];
+    out[k++] = from_b ? b[j] : a[i];
+    j += from_b;
+    i += !from_b;
+  }
+  std::copy(a.begin() + static_cast<std::ptrdiff_t>(i), a.end(), out.begin() + static_cast<std::ptrdiff_t>(k));
+  std::copy(b.begin() + static_cast<std::ptrdiff_t>(j), b.end(), out.begin() + static_cast<std::ptrdiff_t>(k));
+}
+
 // Merges the sorted runs a and b into out (a.size() + b.size() keys), in parallel above the cutoff.
 template <class Fork>
 void merge(const Fork& fork, Run a, Run b, Keys out, std::size_t cutoff) {
@@ -28,7 +42,7 @@ void merge(const Fork& fork, Run a, Run b, Keys out, std::size_t cutoff) {
     return;
   }
   if (a.size() + b.size() <= cutoff) {
-    std::merge(a.begin(), a.end(), b.begin(), b.end(), out.begin());
+    merge_serial(a, b, out);
     return;
   }
   const std::size_t i = a.size() / 2;

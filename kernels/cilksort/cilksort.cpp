@@ -1,10 +1,9 @@
 // cilksort/cilksort.cpp — Cilksort (algorithm.hpp) on ULIBC's task runtime, and its input.
 #include "cilksort/cilksort.hpp"
 
-#include <utility>
-
 #include <algorithm>
 #include <string>
+#include <utility>
 
 #include "cilksort/algorithm.hpp"
 #include "ulibc/error.hpp"

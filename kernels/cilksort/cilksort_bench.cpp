@@ -55,8 +55,8 @@ class CilksortBench final : public harness::BenchKernel {
     reps_ = reps_option_.value_or(quick ? kQuickReps : kDefaultReps);
     if (n_ < 1) throw input_error("--size 0: at least one key");
     if (cutoffs_.sort < 4 || cutoffs_.merge < 4)
-      throw input_error(fmt::format("--cutoff {} / --merge-cutoff {}: at least 4 keys each", cutoffs_.sort,
-                                    cutoffs_.merge));
+      throw input_error(
+          fmt::format("--cutoff {} / --merge-cutoff {}: at least 4 keys each", cutoffs_.sort, cutoffs_.merge));
     if (reps_ < 1) throw input_error(fmt::format("--reps {}: at least 1", reps_));
     schedulers_ = harness::scheduler_list(schedulers_text_);
     const std::uint64_t bytes = harness::saturating_mul(n_, sizeof(std::uint64_t));
@@ -67,9 +67,14 @@ class CilksortBench final : public harness::BenchKernel {
   }
 
   nlohmann::ordered_json parameters() const override {
-    return {{"size", n_},        {"cutoff", cutoffs_.sort},           {"merge_cutoff", cutoffs_.merge},
-            {"reps", reps_},     {"seed", seed_},                    {"schedulers", schedulers_text_},
-            {"key_bytes", 8},    {"total_bytes", 3 * n_ * sizeof(std::uint64_t)}};
+    return {{"size", n_},
+            {"cutoff", cutoffs_.sort},
+            {"merge_cutoff", cutoffs_.merge},
+            {"reps", reps_},
+            {"seed", seed_},
+            {"schedulers", schedulers_text_},
+            {"key_bytes", 8},
+            {"total_bytes", 3 * n_ * sizeof(std::uint64_t)}};
   }
 
   std::string headline() const override { return "sort"; }
@@ -93,8 +98,7 @@ class CilksortBench final : public harness::BenchKernel {
       verdict = check_sorted(k, reference_);
     }
     RunResult result;
-    harness::Measurement m =
-        harness::measurement_of("sort", "s", Better::lower, seconds, harness::Summary::median);
+    harness::Measurement m = harness::measurement_of("sort", "s", Better::lower, seconds, harness::Summary::median);
     m.also.emplace_back("Mkeys/s", static_cast<double>(n_) / m.value * 1e-6);
     result.measurements.push_back(std::move(m));
     result.valid = verdict.valid;

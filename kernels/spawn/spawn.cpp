@@ -18,7 +18,9 @@ std::uint64_t fib(int n) {
 }
 
 namespace {
-std::uint64_t serial_fib(int n) { return n < 2 ? static_cast<std::uint64_t>(n) : serial_fib(n - 1) + serial_fib(n - 2); }
+std::uint64_t serial_fib(int n) {
+  return n < 2 ? static_cast<std::uint64_t>(n) : serial_fib(n - 1) + serial_fib(n - 2);
+}
 }  // namespace
 
 std::uint64_t fib_cutoff(int n, int cutoff) {

@@ -36,9 +36,9 @@ class SpawnBench final : public harness::BenchKernel {
 
   void add_options(CLI::App& app) override {
     app.add_option("--fib", fib_option_, fmt::format("n of fib(n), a task per call (default {})", kDefaultFib));
-    app.add_option("--cutoff", cutoff_option_,
-                   fmt::format("fib with calls below this made serially (default {}, or --fib − 4 when less)",
-                               kDefaultCutoff));
+    app.add_option(
+        "--cutoff", cutoff_option_,
+        fmt::format("fib with calls below this made serially (default {}, or --fib − 4 when less)", kDefaultCutoff));
     app.add_option("--linear", linear_option_,
                    fmt::format("Children of the linear spawn tree (default {})", kDefaultLinear));
     app.add_option("--reps", reps_option_, fmt::format("Repetitions of each (default {})", kDefaultReps));
@@ -51,7 +51,8 @@ class SpawnBench final : public harness::BenchKernel {
     reps_ = reps_option_.value_or(quick ? kQuickReps : kDefaultReps);
     if (fib_ < 2 || fib_ > kMaxFib) throw input_error(fmt::format("--fib {}: from 2 to {}", fib_, kMaxFib));
     cutoff_ = cutoff_option_.value_or(std::max(2, std::min(kDefaultCutoff, fib_ - 4)));
-    if (cutoff_ < 2 || cutoff_ > fib_) throw input_error(fmt::format("--cutoff {}: from 2 to --fib ({})", cutoff_, fib_));
+    if (cutoff_ < 2 || cutoff_ > fib_)
+      throw input_error(fmt::format("--cutoff {}: from 2 to --fib ({})", cutoff_, fib_));
     if (linear_ < 1 || linear_ > kMaxLinear)
       throw input_error(fmt::format("--linear {}: from 1 to {}", linear_, kMaxLinear));
     if (reps_ < 1) throw input_error(fmt::format("--reps {}: at least 1", reps_));
@@ -59,7 +60,7 @@ class SpawnBench final : public harness::BenchKernel {
   }
 
   nlohmann::ordered_json parameters() const override {
-    return {{"fib", fib_}, {"fib_tasks", fib_calls(fib_) - 1}, {"cutoff", cutoff_}, {"linear", linear_},
+    return {{"fib", fib_},   {"fib_tasks", fib_calls(fib_) - 1}, {"cutoff", cutoff_}, {"linear", linear_},
             {"reps", reps_}, {"schedulers", schedulers_text_}};
   }
 
@@ -89,12 +90,12 @@ class SpawnBench final : public harness::BenchKernel {
       checks.push_back(check_linear(linear_, l));
     }
     RunResult result;
-    result.measurements.push_back(harness::measurement_of("fib", "ns/task", Better::lower, std::move(fib_ns),
-                                                          harness::Summary::median));
-    result.measurements.push_back(harness::measurement_of("fib-cutoff", "ms", Better::lower, std::move(cutoff_ms),
-                                                          harness::Summary::median));
-    result.measurements.push_back(harness::measurement_of("linear", "ns/task", Better::lower, std::move(linear_ns),
-                                                          harness::Summary::median));
+    result.measurements.push_back(
+        harness::measurement_of("fib", "ns/task", Better::lower, std::move(fib_ns), harness::Summary::median));
+    result.measurements.push_back(
+        harness::measurement_of("fib-cutoff", "ms", Better::lower, std::move(cutoff_ms), harness::Summary::median));
+    result.measurements.push_back(
+        harness::measurement_of("linear", "ns/task", Better::lower, std::move(linear_ns), harness::Summary::median));
     result.valid = true;
     result.check = checks.front().message + ", " + checks.back().message;
     for (const Check& c : checks)

@@ -59,6 +59,9 @@ class TaskDeque {
   }
 
   std::int64_t bottom() const { return bottom_.load(std::memory_order_relaxed); }  // owner: the next push's index
+  std::int64_t size_estimate() const {  // owner: how many it holds, give or take a steal in flight
+    return bottom_.load(std::memory_order_relaxed) - top_.load(std::memory_order_relaxed);
+  }
   bool looks_empty() const {  // any thread; a hint, racing with pushes and steals
     return top_.load(std::memory_order_seq_cst) >= bottom_.load(std::memory_order_seq_cst);
   }

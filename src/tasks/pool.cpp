@@ -21,7 +21,8 @@ thread_local Strand t_strand;
 
 namespace {
 
-constexpr int kSpinsBeforeSleep = 2048;  // failed looks for work before an idle worker sleeps
+constexpr int kSpinsBeforeSleep = 2048;   // failed looks for work before an idle worker sleeps
+constexpr std::int64_t kMaxQueued = 256;  // tasks a worker's deque holds before a new child runs at once
 
 }  // namespace
 
@@ -159,6 +160,12 @@ void Pool::dispatch(Task* task, int from) {
   Worker& source = *workers_[static_cast<std::size_t>(from)];
   const int target = options_.scheduler == Scheduler::adws && task->home >= 0 ? task->home : from;
   if (target == from) {
+    // A deque already this deep gives thieves plenty: run the child now, as popping it at once would (libgomp caps
+    // its queue the same way). A loop spawning a million children then keeps its tasks in cache.
+    if (source.deque.size_estimate() >= kMaxQueued) {
+      execute(source, task);
+      return;
+    }
     source.deque.push(task);
   } else {
     Worker& there = *workers_[static_cast<std::size_t>(target)];
@@ -211,7 +218,7 @@ void Pool::execute(Worker& me, Task* task) {
   }
   t_strand = outer;  // an outer strand is one waiting on a group: its clock restarts when the wait ends
   if (g) {
-    g->finish(*task, error);
+    g->finish(*task, error, me.index);
     delete task;  // spawned by TaskGroup::spawn, owned by whoever runs it
   } else {        // the root, on its caller's stack: its wrapper caught what it threw
     root_span_ = task->span;

@@ -66,7 +66,7 @@ TaskGroup::TaskGroup(std::optional<double> total_work)
 }
 
 TaskGroup::~TaskGroup() {
-  if (pool_ && finished_.load(std::memory_order_acquire) < spawned_) cancel();
+  if (pool_ && !all_finished()) cancel();
   join();
 }
 
@@ -106,7 +106,7 @@ void TaskGroup::place(Task& task, double work) {
   task.home = pool_->worker_at(task.begin);
 }
 
-void TaskGroup::finish(Task& task, std::exception_ptr error) {
+void TaskGroup::finish(Task& task, std::exception_ptr error, int worker) {
   if (error) {
     if (exceptions_.fetch_add(1, std::memory_order_acq_rel) == 0) first_ = error;
     cancel();
@@ -121,7 +121,11 @@ void TaskGroup::finish(Task& task, std::exception_ptr error) {
   if (spans_workers_ && pool_->spans_workers(task.begin, task.end) &&
       !finished_somewhere_.exchange(true, std::memory_order_acq_rel))
     pool_->wake();
-  finished_.fetch_add(1, std::memory_order_acq_rel);
+  if (worker == owner_) {
+    ++run_by_owner_;
+  } else {
+    finished_.fetch_add(1, std::memory_order_acq_rel);
+  }
 }
 
 void TaskGroup::join() {
@@ -135,7 +139,7 @@ void TaskGroup::join() {
   }
   IdleClock idle(pool_->counting());
   int fails = 0;
-  while (finished_.load(std::memory_order_acquire) < spawned_) {
+  while (!all_finished()) {
     if (Task* t = me.deque.pop(mark_)) {
       idle.found(me);
       pool_->execute(me, t);

@@ -67,7 +67,8 @@ TEST(Cilksort, SortsEveryShapeUnderEveryScheduler) {
   for (const auto s : ulibc::testing::kAllSchedulers)
     for (const int w : {1, 2, 3}) {
       tasks::Runtime rt = runtime(w, s);
-      for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{7}, std::size_t{4099}, std::size_t{100003}}) {
+      for (const std::size_t n :
+           {std::size_t{0}, std::size_t{1}, std::size_t{7}, std::size_t{4099}, std::size_t{100003}}) {
         std::vector<std::uint64_t> keys(n), buffer(n);
         rt.run([&] { cilksort::fill_random(keys, n + 17); });
         const std::vector<std::uint64_t> reference = cilksort::reference_order(keys);
@@ -115,7 +116,12 @@ void prepare_with(Make make, const std::string& args) {
 }
 
 TEST(TaskKernels, BadOptionsAreNamed) {
-  expect_input_error([] { std::vector<std::uint64_t> k(8), b(7); cilksort::sort(k, b); }, "a buffer of 7 keys for 8");
+  expect_input_error(
+      [] {
+        std::vector<std::uint64_t> k(8), b(7);
+        cilksort::sort(k, b);
+      },
+      "a buffer of 7 keys for 8");
   expect_input_error([] { prepare_with(cilksort::make_bench, "--size 0"); }, "--size 0");
   expect_input_error([] { prepare_with(cilksort::make_bench, "--cutoff 2"); }, "--cutoff 2");
   expect_input_error([] { prepare_with(cilksort::make_bench, "--size 1000000000000"); }, "keys");  // cannot fit

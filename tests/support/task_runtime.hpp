@@ -11,8 +11,7 @@ inline const Topology& live_topology() {
   return topo;
 }
 
-inline tasks::Runtime task_runtime(int workers, tasks::Options options,
-                                   PolicyKind policy = PolicyKind::scatter) {
+inline tasks::Runtime task_runtime(int workers, tasks::Options options, PolicyKind policy = PolicyKind::scatter) {
   return tasks::Runtime(live_topology(), Mapping::build(live_topology(), Policy(policy), workers), options);
 }
 
