@@ -4,6 +4,7 @@
 #include "epcc/epcc_bench.hpp"
 #include "gmres/gmres_bench.hpp"
 #include "harness/bench_kernel.hpp"
+#include "heat/heat_bench.hpp"
 #include "simpath/simpath_bench.hpp"
 #include "spawn/spawn_bench.hpp"
 #include "sssp/sssp_bench.hpp"
@@ -23,6 +24,7 @@ std::vector<std::unique_ptr<BenchKernel>> all_kernels() {
   kernels.push_back(gmres::make_bench());
   kernels.push_back(spawn::make_bench());
   kernels.push_back(cilksort::make_bench());
+  kernels.push_back(heat::make_bench());
   return kernels;
 }
 

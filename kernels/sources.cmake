@@ -36,6 +36,7 @@ set(ULIBC_EPCC_SOURCES ${_d}/epcc/delay.cpp ${_d}/epcc/sync_overheads.cpp ${_d}/
 set(ULIBC_ZBLAS_SOURCES ${_d}/zblas/zblas.cpp ${_d}/zblas/verify.cpp)
 set(ULIBC_SPAWN_SOURCES ${_d}/spawn/spawn.cpp ${_d}/spawn/verify.cpp)
 set(ULIBC_CILKSORT_SOURCES ${_d}/cilksort/cilksort.cpp ${_d}/cilksort/verify.cpp)
+set(ULIBC_HEAT_SOURCES ${_d}/heat/heat.cpp ${_d}/heat/verify.cpp)
 set(ULIBC_BFS_SOURCES ${_d}/bfs/bfs.cpp ${_d}/bfs/search_graph.cpp ${_d}/bfs/verify.cpp ${_d}/bfs/graph500.cpp)
 set(ULIBC_SIMPATH_SOURCES
     ${_d}/simpath/path_problem.cpp ${_d}/simpath/edge_order.cpp ${_d}/simpath/frontier.cpp ${_d}/simpath/build.cpp

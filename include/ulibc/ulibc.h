@@ -122,6 +122,18 @@ ulibc_barrier *ulibc_barrier_create(void);
 int ulibc_barrier_wait(ulibc_barrier *b, int tid); /* every tid of the mapping, each episode */
 void ulibc_barrier_destroy(ulibc_barrier *b);
 
+/* Fork/join tasks on the current mapping's threads (ulibc/tasks.hpp): one worker per thread, bound to it;
+ * scheduler "random", "hierarchical" or "adws" (NULL: random). NULL on error. */
+typedef struct ulibc_tasks ulibc_tasks;
+ulibc_tasks *ulibc_tasks_create(const char *scheduler);
+/* body(i, j, arg) on pieces [i, j) of [begin, end) of at most grain elements, in parallel, split by recursive
+ * halving (under adws, piece k of W on worker k); returns when all have run. 0, or -1 for a grain of 0 or
+ * end < begin. */
+int ulibc_tasks_parallel_for(ulibc_tasks *t, size_t begin, size_t end, size_t grain,
+                             void (*body)(size_t begin, size_t end, void *arg), void *arg);
+int ulibc_tasks_current_worker(void); /* inside a body: the worker running it; -1 elsewhere */
+void ulibc_tasks_destroy(ulibc_tasks *t);
+
 #ifdef __cplusplus
 }
 #endif

@@ -13,14 +13,14 @@ std::vector<tasks::Scheduler> scheduler_list(const std::string& text);
 inline constexpr const char* kSchedulerListHelp =
     "Task schedulers to compare, comma-separated: random, hierarchical, adws (default: all three)";
 
-// One result per scheduler, each from body(runtime) on a runtime of ctx.map's threads under that scheduler; the
-// result's variant is the scheduler's name.
+// One result per scheduler, each from body(runtime) on a runtime of ctx.map's threads under that scheduler (with
+// its statistics on when asked); the result's variant is the scheduler's name.
 template <class Body>
 std::vector<RunResult> run_per_scheduler(const RunContext& ctx, const std::vector<tasks::Scheduler>& schedulers,
-                                         Body body) {
+                                         Body body, bool statistics = false) {
   std::vector<RunResult> results;
   for (const tasks::Scheduler s : schedulers) {
-    tasks::Runtime rt(ctx.topo, ctx.map, {.scheduler = s});
+    tasks::Runtime rt(ctx.topo, ctx.map, {.scheduler = s, .statistics = statistics});
     RunResult r = body(rt);
     r.variant = tasks::scheduler_name(s);
     results.push_back(std::move(r));

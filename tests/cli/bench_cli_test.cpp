@@ -67,7 +67,7 @@ TEST_F(BenchCli, StreamSweepWritesTableCsvAndJson) {
 
 // The task kernels: a result per scheduler asked for, in that order, every one checked.
 TEST_F(BenchCli, TaskKernelsRunEachSchedulerAskedFor) {
-  for (const char* kernel : {"spawn", "cilksort"}) {
+  for (const char* kernel : {"spawn", "cilksort", "heat"}) {
     const CliResult r = run_cli({"bench", kernel, "--quick", "--policy", "compact", "--threads", "2", "--scheduler",
                                  "adws,random", "--json", file("t.json")});
     ASSERT_EQ(r.exit_code, 0) << r.err;

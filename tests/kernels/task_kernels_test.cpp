@@ -1,6 +1,6 @@
 // task_kernels_test.cpp — the kernels of the task runtime: fib and the linear spawn tree (spawn), Cilksort
-// (cilksort), each against its verifier under every scheduler at 1–4 workers, the verifiers against wrong answers,
-// and the benchmarks' bad options.
+// (cilksort), heat (heat), each against its verifier under every scheduler at 1–4 workers, the verifiers against wrong
+// answers, and the benchmarks' bad options.
 #include <gtest/gtest.h>
 
 #include <CLI/CLI.hpp>
@@ -14,6 +14,9 @@
 #include "cilksort/verify.hpp"
 #include "expect_error.hpp"
 #include "harness/schedulers.hpp"
+#include "heat/heat.hpp"
+#include "heat/heat_bench.hpp"
+#include "heat/verify.hpp"
 #include "spawn/spawn.hpp"
 #include "spawn/spawn_bench.hpp"
 #include "spawn/verify.hpp"
@@ -106,6 +109,32 @@ TEST(Cilksort, TheCheckSeesDisorderAndLostKeys) {
   EXPECT_FALSE(cilksort::check_sorted(std::vector<std::uint64_t>{1, 2, 3}, reference).valid);
 }
 
+TEST(Heat, EveryStepMatchesTheExactSolutionUnderEveryScheduler) {
+  const ulibc::heat::Problem p{.rows = 41, .cols = 67, .rx = 0.2, .ry = 0.25};
+  for (const auto s : ulibc::testing::kAllSchedulers)
+    for (const int w : {1, 2, 3}) {
+      tasks::Runtime rt = runtime(w, s);
+      ulibc::heat::Grids g(p);
+      rt.run([&] { ulibc::heat::initialise(g, 3); });
+      rt.run([&] { ulibc::heat::run(g, 30, 3); });
+      const auto c = ulibc::heat::check_grid(p, g.current(), 30);
+      EXPECT_TRUE(c.valid) << tasks::scheduler_name(s) << ", " << w << " workers: " << c.message;
+    }
+}
+
+TEST(Heat, TheCheckSeesAWrongPointAndTheWrongStepCount) {
+  const ulibc::heat::Problem p{.rows = 20, .cols = 20};
+  ulibc::heat::Grids g(p);
+  ulibc::heat::initialise(g, 4);  // outside a runtime: serially
+  ulibc::heat::run(g, 5, 4);
+  EXPECT_TRUE(ulibc::heat::check_grid(p, g.current(), 5).valid);
+  EXPECT_FALSE(ulibc::heat::check_grid(p, g.current(), 6).valid);
+  g.current()[7 * 20 + 9] += 1e-9;
+  const auto c = ulibc::heat::check_grid(p, g.current(), 5);
+  EXPECT_FALSE(c.valid);
+  EXPECT_NE(c.message.find("(7, 9)"), std::string::npos) << c.message;
+}
+
 template <class Make>
 void prepare_with(Make make, const std::string& args) {
   auto kernel = make();
@@ -130,6 +159,10 @@ TEST(TaskKernels, BadOptionsAreNamed) {
   expect_input_error([] { prepare_with(spawn::make_bench, "--fib 60"); }, "--fib 60");
   expect_input_error([] { prepare_with(spawn::make_bench, "--fib 20 --cutoff 30"); }, "--cutoff 30");
   expect_input_error([] { prepare_with(spawn::make_bench, "--linear 0"); }, "--linear 0");
+  expect_input_error([] { prepare_with(ulibc::heat::make_bench, "--rows 2"); }, "--rows 2");
+  expect_input_error([] { prepare_with(ulibc::heat::make_bench, "--steps 0"); }, "--steps 0");
+  expect_input_error([] { prepare_with(ulibc::heat::make_bench, "--grain 0"); }, "--grain 0");
+  expect_input_error([] { ulibc::heat::Grids g({.rows = 10, .cols = 10, .rx = 0.3, .ry = 0.3}); }, "stable");
   EXPECT_EQ(ulibc::harness::scheduler_list("adws,random").size(), 2u);
 }
 

@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <string>
+#include <vector>
 
 #include "fake_sysfs.hpp"
 #include "scoped_env.hpp"
@@ -130,6 +131,46 @@ TEST(CApiEnvironment, ALaunchersLocalRankTakesItsShare) {
   }
   ASSERT_EQ(ulibc_init_with(dir.path().c_str(), "scatter", 0), 0);  // without a launcher: the whole machine
   EXPECT_EQ(ulibc_get_num_threads(), 8);
+}
+
+}  // namespace
+
+namespace {
+
+struct Marks {
+  std::vector<int> seen;
+  std::vector<int> worker;
+};
+
+void mark(size_t begin, size_t end, void* arg) {
+  auto* m = static_cast<Marks*>(arg);
+  for (size_t i = begin; i < end; ++i) {
+    ++m->seen[i];  // each index belongs to one piece: no two bodies write the same element
+    m->worker[i] = ulibc_tasks_current_worker();
+  }
+}
+
+// The task runtime through C: every index once, on the mapping's workers; refusals through ulibc_last_error.
+TEST(CApiTasks, ParallelForCoversTheRangeOnTheMappingsWorkers) {
+  ASSERT_EQ(ulibc_init_with("", "compact", 3), 0) << ulibc_last_error();
+  for (const char* scheduler : {"random", "hierarchical", "adws"}) {
+    ulibc_tasks* t = ulibc_tasks_create(scheduler);
+    ASSERT_NE(t, nullptr) << ulibc_last_error();
+    Marks m{std::vector<int>(1000, 0), std::vector<int>(1000, -1)};
+    ASSERT_EQ(ulibc_tasks_parallel_for(t, 0, 1000, 10, mark, &m), 0) << ulibc_last_error();
+    for (size_t i = 0; i < 1000; ++i) {
+      ASSERT_EQ(m.seen[i], 1) << scheduler << " index " << i;
+      ASSERT_GE(m.worker[i], 0);
+      ASSERT_LT(m.worker[i], 3);
+    }
+    EXPECT_EQ(ulibc_tasks_parallel_for(t, 0, 10, 0, mark, &m), -1);
+    EXPECT_NE(std::string(ulibc_last_error()).find("grain 0"), std::string::npos) << ulibc_last_error();
+    EXPECT_EQ(ulibc_tasks_parallel_for(t, 0, 10, 1, nullptr, &m), -1);
+    ulibc_tasks_destroy(t);
+  }
+  EXPECT_EQ(ulibc_tasks_create("lifo"), nullptr);
+  EXPECT_NE(std::string(ulibc_last_error()).find("random, hierarchical, adws"), std::string::npos);
+  EXPECT_EQ(ulibc_tasks_current_worker(), -1);
 }
 
 }  // namespace
