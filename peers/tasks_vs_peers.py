@@ -10,7 +10,9 @@ Method. Each round runs, for each thread count, in this order:
          seconds of R sorts of S random 64-bit keys).
   peers  `ulibc_peer_tasks fib N --with tbb|omp`, `linear L --with tbb|omp`, `sort S --with tbb|stdpar|omp`,
          R runs each, the same keys (SplitMix64, seed 1), each sort checked against std::sort. OpenMP runs with
-         OMP_PLACES=cores and OMP_PROC_BIND=close (ULIBC's compact places its workers so); oneTBB places its own.
+         OMP_PLACES=cores and OMP_PROC_BIND=close (ULIBC's compact places its workers so); oneTBB places its own
+         and gets neither (libgomp would bind the initial thread, and oneTBB's workers would inherit its one
+         processor).
 
 The report gives each figure's median over the rounds, and for ULIBC's best scheduler in each round its ratio to
 the best peer of that round (the median of the per-round ratios): these machines are noisy.
@@ -47,8 +49,11 @@ def ulibc_bench(build, kernel, threads, extra):
 
 
 def peer(build, mode, n, runtime, threads, reps):
-    cmd = ["env", "OMP_PLACES=cores", "OMP_PROC_BIND=close", os.path.join(build, "bin", "ulibc_peer_tasks"), mode,
-           str(n), "--with", runtime, "--threads", str(threads), "--reps", str(reps)]
+    # OpenMP's binding only for OpenMP: libgomp binds the initial thread at start-up when OMP_PROC_BIND is set,
+    # and oneTBB's workers would inherit that one processor.
+    placement = ["env", "OMP_PLACES=cores", "OMP_PROC_BIND=close"] if runtime == "omp" else []
+    cmd = placement + [os.path.join(build, "bin", "ulibc_peer_tasks"), mode, str(n), "--with", runtime, "--threads",
+                       str(threads), "--reps", str(reps)]
     out, _, _ = common.run(cmd)
     line = json.loads(out.strip().splitlines()[-1])
     if not line["valid"]:
