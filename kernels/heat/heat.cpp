@@ -11,8 +11,7 @@
 
 namespace ulibc::heat {
 
-Grids::Grids(const Problem& p)
-    : p_(p), cur_(new double[p.rows * p.cols]), next_(new double[p.rows * p.cols]) {
+Grids::Grids(const Problem& p) : p_(p), cur_(new double[p.rows * p.cols]), next_(new double[p.rows * p.cols]) {
   if (p.rows < 3 || p.cols < 3)
     throw input_error("heat: a grid of " + std::to_string(p.rows) + " x " + std::to_string(p.cols) +
                       " points; at least 3 x 3 (the boundary and one interior point)");
@@ -39,8 +38,7 @@ void initialise(Grids& g, std::size_t grain_rows) {
 namespace {
 
 // Rows [r0, r1) of out from in (interior rows only; the boundary stays 0).
-void step_rows(const Problem& p, const double* __restrict in, double* __restrict out, std::size_t r0,
-               std::size_t r1) {
+void step_rows(const Problem& p, const double* __restrict in, double* __restrict out, std::size_t r0, std::size_t r1) {
   const std::size_t n = p.cols;
   for (std::size_t i = r0; i < r1; ++i) {
     const double* up = in + (i - 1) * n;

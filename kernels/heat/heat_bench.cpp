@@ -62,9 +62,14 @@ class HeatBench final : public harness::BenchKernel {
   }
 
   nlohmann::ordered_json parameters() const override {
-    return {{"rows", problem_.rows}, {"cols", problem_.cols},   {"steps", steps_},
-            {"grain", grain_},       {"rx", problem_.rx},       {"ry", problem_.ry},
-            {"reps", reps_},         {"schedulers", schedulers_text_},
+    return {{"rows", problem_.rows},
+            {"cols", problem_.cols},
+            {"steps", steps_},
+            {"grain", grain_},
+            {"rx", problem_.rx},
+            {"ry", problem_.ry},
+            {"reps", reps_},
+            {"schedulers", schedulers_text_},
             {"total_bytes", 2 * problem_.rows * problem_.cols * sizeof(double)}};
   }
 

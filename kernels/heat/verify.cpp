@@ -35,10 +35,9 @@ Check check_grid(const Problem& p, std::span<const double> grid, int steps) {
     }
   }
   const double relative = scale > 0 ? worst / scale : worst;
-  if (relative <= 1e-12)
-    return {true, fmt::format("{} steps: every point within {:.1e} of g^s u0", steps, relative)};
-  return {false, fmt::format("{} steps: point ({}, {}) is {}, off by {:.2e} of the largest value", steps,
-                             at / p.cols, at % p.cols, grid[at], relative)};
+  if (relative <= 1e-12) return {true, fmt::format("{} steps: every point within {:.1e} of g^s u0", steps, relative)};
+  return {false, fmt::format("{} steps: point ({}, {}) is {}, off by {:.2e} of the largest value", steps, at / p.cols,
+                             at % p.cols, grid[at], relative)};
 }
 
 }  // namespace ulibc::heat

@@ -17,9 +17,8 @@ struct ulibc_tasks {
 extern "C" {
 
 ulibc_tasks* ulibc_tasks_create(const char* scheduler) {
-  return guarded(
-      [&] { return new ulibc_tasks(ulibc::tasks::parse_scheduler(scheduler ? scheduler : "random")); },
-      static_cast<ulibc_tasks*>(nullptr));
+  return guarded([&] { return new ulibc_tasks(ulibc::tasks::parse_scheduler(scheduler ? scheduler : "random")); },
+                 static_cast<ulibc_tasks*>(nullptr));
 }
 
 int ulibc_tasks_parallel_for(ulibc_tasks* t, size_t begin, size_t end, size_t grain,
