@@ -187,7 +187,8 @@ class WorkProfile {
   explicit WorkProfile(std::span<const double> per_element);  // Error(input) for a negative or NaN element
   std::size_t size() const { return prefix_.size() - 1; }
   double work(std::size_t begin, std::size_t end) const { return prefix_[end] - prefix_[begin]; }
-  // Where [begin, end) (at least two elements) splits into two halves of about equal work, each non-empty.
+  // Where [begin, end) (at least two elements) splits into two halves of about equal work, each holding at least an
+  // eighth of the elements (so that recursive halving stays O(log n) deep for any profile).
   std::size_t middle(std::size_t begin, std::size_t end) const;
 
  private:

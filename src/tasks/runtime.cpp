@@ -80,12 +80,17 @@ WorkProfile::WorkProfile(std::span<const double> per_element) : prefix_(per_elem
   }
 }
 
+// At least an eighth of the elements on either side, whatever the profile: a profile whose work doubles from each
+// element to the next (or is all zero) would otherwise split off one element at a time, and the recursion would
+// run as deep as the loop is long.
 std::size_t WorkProfile::middle(std::size_t begin, std::size_t end) const {
+  const std::size_t margin = std::max<std::size_t>(1, (end - begin) / 8);
+  if (work(begin, end) <= 0) return begin + (end - begin) / 2;
   const double half = prefix_[begin] + work(begin, end) / 2;
   const auto first = prefix_.begin() + static_cast<std::ptrdiff_t>(begin + 1);
   const auto last = prefix_.begin() + static_cast<std::ptrdiff_t>(end);
   const auto at = std::lower_bound(first, last, half);
-  return std::clamp(static_cast<std::size_t>(at - prefix_.begin()), begin + 1, end - 1);
+  return std::clamp(static_cast<std::size_t>(at - prefix_.begin()), begin + margin, end - margin);
 }
 
 }  // namespace ulibc::tasks

@@ -262,6 +262,24 @@ TEST(Adws, TheProfileSplitsTheWorkersByWork) {
   for (int w = 0; w < 4; ++w) EXPECT_GT(leaves_on[static_cast<std::size_t>(w)], 0) << "worker " << w;
 }
 
+// Profiles that would split off one element at a time (all zero; work doubling from element to element) still
+// give a shallow recursion: a million elements, grain 1, on a worker's own stack.
+TEST(Tasks, AnyProfileSplitsShallowly) {
+  const std::size_t n = 1'000'000;
+  std::vector<double> zero(n, 0.0), doubling(n);
+  for (std::size_t i = 0; i < n; ++i) doubling[i] = std::ldexp(1.0, static_cast<int>(i % 1000));
+  Runtime rt = make(2, Scheduler::adws);
+  for (const auto* per_element : {&zero, &doubling}) {
+    const tasks::WorkProfile profile(*per_element);
+    std::atomic<std::size_t> covered{0};
+    rt.run([&] {
+      tasks::parallel_for(
+          0, n, 1, [&](std::size_t i, std::size_t j) { covered.fetch_add(j - i); }, &profile);
+    });
+    EXPECT_EQ(covered.load(), n);
+  }
+}
+
 // With stealing on, a leaf can run elsewhere than its range says only when some worker stole.
 TEST(Adws, WithStealingPlacementDiffersOnlyWhereWorkWasStolen) {
   const std::size_t n = 4096, grain = 16;
