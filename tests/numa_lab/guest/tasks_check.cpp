@@ -52,8 +52,8 @@ void adws_case(const Mapping& map) {
     const int node = map.node_ids()[static_cast<std::size_t>(k)];
     const ulibc::Processor* p = lab::live().processor(cpu_of_leaf[i]);
     ASSERT_NE(p, nullptr) << "processor " << cpu_of_leaf[i];
-    EXPECT_EQ(p->node, node) << "the leaf at element " << i << " ran on processor " << cpu_of_leaf[i]
-                             << " of node " << p->node << ", its data is node " << node << "'s part";
+    EXPECT_EQ(p->node, node) << "the leaf at element " << i << " ran on processor " << cpu_of_leaf[i] << " of node "
+                             << p->node << ", its data is node " << node << "'s part";
     // The page of the leaf's first element (a leaf's rows need not start on a page when W is not a power of 2;
     // the node boundaries do, so that page lies in node k's part).
     const auto placed = ulibc::page_placement(&a[i], sizeof(double));
