@@ -168,7 +168,6 @@ class TaskGroup {
   bool spans_workers_;              // adws: the range crosses a worker boundary (the group takes part in stealing)
   bool enrolled_ = false;           // adws: in the pool's list of such groups
   std::atomic<bool> finished_somewhere_{false};  // adws: stealing among its workers is allowed
-  double span_at_fork_;                          // with statistics: the maker's span when the group was made
   std::atomic<double> child_span_{0};
   std::int64_t spawned_ = 0;       // by the maker alone: no atomic operation per spawn
   std::int64_t run_by_owner_ = 0;  // children the maker's worker ran: counted without an atomic

@@ -16,7 +16,7 @@ namespace {
 
 constexpr int kSpinsBeforeYield = 64;  // failed looks for work in a wait before it yields the processor
 
-// Idle time of a worker in a wait or at top level: from its first failed look for work to the next success.
+// Idle time of a worker in a wait: from its first failed look for work to the next success.
 class IdleClock {
  public:
   explicit IdleClock(bool on) : on_(on) {}
@@ -46,8 +46,7 @@ TaskGroup::TaskGroup(std::optional<double> total_work)
       range_end_(0),
       begin_(0),
       work_left_(detail::checked_work(total_work)),
-      spans_workers_(false),
-      span_at_fork_(0) {
+      spans_workers_(false) {
   if (!pool_ || !maker_) {
     pool_ = nullptr;
     return;
