@@ -105,8 +105,8 @@ namespace detail {
 struct Task {
   virtual ~Task() = default;
   virtual void execute() = 0;
-  // Small tasks come from a per-thread free list (a task is freed by the worker that ran it, into its own list):
-  // a spawn costs tens of nanoseconds, and the C allocator's share of that was a third.
+  // Small tasks take blocks from per-thread lists, and a block freed by another thread goes back to the thread
+  // that made it (task_memory.cpp): a spawn costs tens of nanoseconds, and the C allocator's share was a third.
   static void* operator new(std::size_t bytes);
   static void operator delete(void* p, std::size_t bytes);
   TaskGroup* group = nullptr;
@@ -152,7 +152,8 @@ class TaskGroup {
  private:
   friend class detail::Pool;
   void submit(std::unique_ptr<detail::Task> task, double work);
-  void place(detail::Task& task, double work);                            // adws: the child's share of the range
+  void place(detail::Task& task, double work);  // adws: the child's share of the range
+  void fail(std::exception_ptr error);  // a child threw: the first is kept, all are counted, the group cancelled
   void finish(detail::Task& task, std::exception_ptr error, int worker);  // a child has run there (or was skipped)
   bool all_finished() const { return run_by_owner_ + finished_.load(std::memory_order_acquire) >= spawned_; }
   void join();  // wait() without the rethrow

@@ -80,7 +80,6 @@ void Pool::run_root(Task& root) {
   root.span = 0;
   root_done_.store(false, std::memory_order_relaxed);
   cancels_.store(false, std::memory_order_relaxed);  // the groups of earlier runs are gone
-  root_ = &root;
   Worker& first = *workers_.front();
   {
     std::lock_guard inbox(first.inbox_mutex);
@@ -89,7 +88,6 @@ void Pool::run_root(Task& root) {
   }
   wake();
   root_done_.wait(false, std::memory_order_acquire);
-  root_ = nullptr;
 }
 
 bool Pool::spans_workers(double begin, double end) const { return std::floor(begin + 1e-9) != std::floor(end + 1e-9); }
@@ -104,6 +102,11 @@ void Pool::retire(const TaskGroup* g) {
   spanning_.erase(std::find(spanning_.begin(), spanning_.end(), g));
 }
 
+std::pair<int, int> Pool::workers_of(const TaskGroup& g) const {
+  const int first = worker_at(g.range_begin_);
+  return {first, std::max(first, worker_at(std::ceil(g.range_end_ - 1e-9) - 1))};
+}
+
 // The workers of the widest group whose own work is finished somewhere, among those whose range holds `me`; an
 // empty range (lo > hi) when there is none.
 std::pair<int, int> Pool::steal_scope(const Worker& me) {
@@ -111,12 +114,11 @@ std::pair<int, int> Pool::steal_scope(const Worker& me) {
   const TaskGroup* widest = nullptr;
   for (const TaskGroup* g : spanning_) {
     if (!g->finished_somewhere_.load(std::memory_order_acquire)) continue;
-    const int lo = worker_at(g->range_begin_), hi = std::max(lo, worker_at(std::ceil(g->range_end_ - 1e-9) - 1));
+    const auto [lo, hi] = workers_of(*g);
     if (me.index < lo || me.index > hi) continue;
     if (!widest || g->range_end_ - g->range_begin_ > widest->range_end_ - widest->range_begin_) widest = g;
   }
-  if (!widest) return {1, 0};
-  return {worker_at(widest->range_begin_), std::max(0, worker_at(std::ceil(widest->range_end_ - 1e-9) - 1))};
+  return widest ? workers_of(*widest) : std::pair{1, 0};
 }
 
 Task* Pool::steal_from(Worker& me, int victim) {
@@ -230,22 +232,22 @@ void Pool::execute(Worker& me, Task* task) {
 void Pool::work_loop(Worker& me) {
   t_pool = this;
   t_worker = &me;
+  IdleClock idle(counting());
   int fails = 0;
-  auto idle_since = std::chrono::steady_clock::now();
   while (!stop_.load(std::memory_order_relaxed)) {
     Task* t = me.deque.pop();
     if (!t) t = find(me);
-    if (t) {  // idle time is counted before the task runs: its end may end the run the statistics are read after
-      if (counting() && fails > 0) me.stats.idle_seconds += seconds_since(idle_since);
+    if (t) {
+      idle.found(me);
       fails = 0;
       execute(me, t);
       continue;
     }
-    if (fails++ == 0 && counting()) idle_since = std::chrono::steady_clock::now();
-    if (fails < kSpinsBeforeSleep) {
+    idle.failed();
+    if (++fails < kSpinsBeforeSleep) {
       spin_pause();
     } else {
-      sleep(me);
+      sleep();
     }
   }
   t_pool = nullptr;
@@ -261,7 +263,7 @@ bool Pool::work_visible() const {
 // A worker with nothing to do sleeps until a task is pushed anywhere. The Dekker pair: it announces itself in
 // sleepers_ and then looks for work; a pusher publishes its task (a seq_cst store: the deque's bottom, an inbox's
 // flag) and then reads sleepers_, seq_cst both sides, so at least one of them sees the other.
-void Pool::sleep(Worker&) {
+void Pool::sleep() {
   const std::uint32_t seen = epoch_.load(std::memory_order_seq_cst);
   sleepers_.fetch_add(1, std::memory_order_seq_cst);
   if (!work_visible() && !stop_.load(std::memory_order_seq_cst)) epoch_.wait(seen, std::memory_order_seq_cst);

@@ -87,10 +87,11 @@ class Pool {
   void stop_workers();
   Task* steal(Worker& me);
   Task* steal_from(Worker& me, int victim);
+  std::pair<int, int> workers_of(const TaskGroup& g) const;  // adws: the first and last worker its range covers
   std::pair<int, int> steal_scope(const Worker& me);
   Task* take_inbox(Worker& me);
   bool work_visible() const;
-  void sleep(Worker& me);
+  void sleep();
 
   Options options_;
   std::vector<Placement> line_;
@@ -103,8 +104,26 @@ class Pool {
   std::vector<const TaskGroup*> spanning_;  // adws: the live groups whose range crosses a worker boundary
   std::mutex root_mutex_;                   // one root at a time
   std::atomic<bool> root_done_{false};
-  Task* root_ = nullptr;
-  double root_span_ = 0, root_work_ = 0;
+  double root_span_ = 0;
+};
+
+// A worker's idle time (with statistics): from its first failed look for work to the next success. Counted before
+// the found task runs: its end may end the run after which the statistics are read.
+class IdleClock {
+ public:
+  explicit IdleClock(bool on) : on_(on) {}
+  void failed() {
+    if (on_ && !idle_) since_ = std::chrono::steady_clock::now();
+    idle_ = true;
+  }
+  void found(Worker& me) {
+    if (on_ && idle_) me.stats.idle_seconds += Pool::seconds_since(since_);
+    idle_ = false;
+  }
+
+ private:
+  bool on_, idle_ = false;
+  std::chrono::steady_clock::time_point since_;
 };
 
 }  // namespace ulibc::tasks::detail

@@ -16,24 +16,6 @@ namespace {
 
 constexpr int kSpinsBeforeYield = 64;  // failed looks for work in a wait before it yields the processor
 
-// Idle time of a worker in a wait: from its first failed look for work to the next success.
-class IdleClock {
- public:
-  explicit IdleClock(bool on) : on_(on) {}
-  void failed() {
-    if (on_ && !idle_) since_ = std::chrono::steady_clock::now();
-    idle_ = true;
-  }
-  void found(detail::Worker& me) {
-    if (on_ && idle_) me.stats.idle_seconds += Pool::seconds_since(since_);
-    idle_ = false;
-  }
-
- private:
-  bool on_, idle_ = false;
-  std::chrono::steady_clock::time_point since_;
-};
-
 }  // namespace
 
 TaskGroup::TaskGroup(std::optional<double> total_work)
@@ -81,8 +63,7 @@ void TaskGroup::submit(std::unique_ptr<Task> task, double work) {
     try {
       task->execute();
     } catch (...) {
-      if (exceptions_.fetch_add(1, std::memory_order_acq_rel) == 0) first_ = std::current_exception();
-      cancelled_.store(true, std::memory_order_release);
+      fail(std::current_exception());
     }
     return;
   }
@@ -105,11 +86,13 @@ void TaskGroup::place(Task& task, double work) {
   task.home = pool_->worker_at(task.begin);
 }
 
+void TaskGroup::fail(std::exception_ptr error) {
+  if (exceptions_.fetch_add(1, std::memory_order_acq_rel) == 0) first_ = error;
+  cancel();
+}
+
 void TaskGroup::finish(Task& task, std::exception_ptr error, int worker) {
-  if (error) {
-    if (exceptions_.fetch_add(1, std::memory_order_acq_rel) == 0) first_ = error;
-    cancel();
-  }
+  if (error) fail(error);
   if (pool_->counting()) {
     double seen = child_span_.load(std::memory_order_relaxed);
     while (task.span > seen && !child_span_.compare_exchange_weak(seen, task.span, std::memory_order_relaxed)) {
@@ -136,7 +119,7 @@ void TaskGroup::join() {
     me.stats.busy_seconds += own;
     strand.span += own;
   }
-  IdleClock idle(pool_->counting());
+  detail::IdleClock idle(pool_->counting());
   int fails = 0;
   while (!all_finished()) {
     if (Task* t = me.deque.pop(mark_)) {
