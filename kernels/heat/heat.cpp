@@ -19,19 +19,23 @@ Grids::Grids(const Problem& p) : p_(p), cur_(new double[p.rows * p.cols]), next_
     throw input_error("heat: rx + ry must lie in (0, 1/2] for the explicit scheme to be stable");
 }
 
+std::vector<double> sine_profile(std::size_t points) {
+  std::vector<double> s(points, 0.0);
+  for (std::size_t k = 1; k + 1 < points; ++k)
+    s[k] = std::sin(std::numbers::pi * static_cast<double>(k) / static_cast<double>(points - 1));
+  return s;
+}
+
 void initialise(Grids& g, std::size_t grain_rows) {
   const Problem& p = g.problem();
+  const std::vector<double> sx = sine_profile(p.rows), sy = sine_profile(p.cols);
   const std::span<double> a = g.current(), b = g.next();
   tasks::parallel_for(0, p.rows, grain_rows, [&](std::size_t r0, std::size_t r1) {
-    for (std::size_t i = r0; i < r1; ++i) {
-      const double sx = std::sin(std::numbers::pi * static_cast<double>(i) / static_cast<double>(p.rows - 1));
+    for (std::size_t i = r0; i < r1; ++i)
       for (std::size_t j = 0; j < p.cols; ++j) {
-        const bool edge = i == 0 || j == 0 || i == p.rows - 1 || j == p.cols - 1;
-        const double sy = std::sin(std::numbers::pi * static_cast<double>(j) / static_cast<double>(p.cols - 1));
-        a[i * p.cols + j] = edge ? 0.0 : sx * sy;
+        a[i * p.cols + j] = sx[i] * sy[j];
         b[i * p.cols + j] = 0.0;
       }
-    }
   });
 }
 

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <memory>
 #include <span>
+#include <vector>
 
 namespace ulibc::heat {
 
@@ -33,6 +34,10 @@ class Grids {
   Problem p_;
   std::unique_ptr<double[]> cur_, next_;
 };
+
+// sin(πk/(points − 1)) for k = 0 .. points − 1, exactly 0 at both ends: u0(i, j) = rows'[i] · cols'[j], the
+// boundary included (the initial grid, and the shape of the exact solution verify.hpp compares with).
+std::vector<double> sine_profile(std::size_t points);
 
 // u0 on both grids (the boundary rows and columns 0), rows split as a step splits them. Inside a runtime's run.
 void initialise(Grids& g, std::size_t grain_rows);
