@@ -25,8 +25,7 @@ inline constexpr double kClearMargin = 0.5;  // a cheaper-per-step preconditione
 inline constexpr double kStepsTie = 1.1;     // predicted step counts this close are the same count
 inline constexpr double kStallRatio = 0.9;   // a cycle that leaves more of its residual than this stalled
 inline constexpr double kTrialShare = 0.25;  // of the best predicted solve, what one trial may always spend
-inline constexpr double kTuningShare =
-    0.1;  // of the best predicted rest of the solve, what the trials to come may cost
+inline constexpr double kTuningShare = 0.1;  // of the best predicted rest of the solve, what more trials may cost
 
 // The preconditioners in the order they are tried: the one that most often wins first (block ILU(0), PETSc's
 // default too), so that when its trial predicts a solve too short to pay for the others, they are not run.
@@ -88,7 +87,7 @@ TrialWinner trial_preconditioners(Operator& op, Cycle& cycle, Vector& x, const O
 
 // Whether a solve whose trials stopped early should try them all now, after `steps` of its own: once it has taken
 // kRetryFactor times the steps its trial predicted, the prediction that made the others look unable to pay was
-// wrong (plat362: block ILU(0) predicted 841 steps and stalled; Jacobi converges).
+// wrong (plat362 on one rank: block ILU(0) predicted 841 steps and stalled; the Neumann polynomial converges).
 inline constexpr double kRetryFactor = 1;
 bool retry_trials(const TrialWinner& w, long steps);
 
