@@ -107,7 +107,10 @@ auto on_team(const std::string& with, int threads, Body body) {
 void print(const std::string& mode, const std::string& with, int threads, long long n, const std::vector<double>& v,
            const char* unit, bool valid, const std::string& check) {
   std::string values;
-  for (double x : v) values += (values.empty() ? "" : ",") + std::to_string(x);
+  for (double x : v) {
+    if (!values.empty()) values += ',';
+    values += std::to_string(x);
+  }
   std::printf(
       "{\"peer\":\"oneTBB %d.%d / libgomp\",\"mode\":\"%s\",\"with\":\"%s\",\"threads\":%d,\"n\":%lld,"
       "\"values\":[%s],\"unit\":\"%s\",\"valid\":%s,\"check\":\"%s\"}\n",
