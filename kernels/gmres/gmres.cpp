@@ -78,7 +78,7 @@ Result solve(const DistributedMatrix& a, const Vector& b, Vector& x, const Optio
     Timed t(split.tuning);
     detail::tune_product(op, opts, res.decisions);
   }
-  detail::TrialWinner trials;  // tried_all stays true when the preconditioner is fixed
+  detail::TrialWinner trials;  // not tuned when the preconditioner is fixed
   std::unique_ptr<Preconditioner> precond;
   long trial_start = 0;  // the steps before the winner's trial began
   const auto try_preconditioners = [&](bool may_stop) {
@@ -124,7 +124,7 @@ Result solve(const DistributedMatrix& a, const Vector& b, Vector& x, const Optio
       watching = false;
     }
     if (!opts.restart) m = detail::adapt_restart(m, end.start_residual, end.estimate, limit, cycle_no, res.decisions);
-    if (detail::retry_trials(trials, res.iterations - trial_start) &&
+    if (detail::retry_trials(trials, res.iterations - trial_start, trial_start) &&
         res.iterations + res.trial_iterations < opts.max_iterations) {
       const std::string why = fmt::format("after {} steps, more than the {:.4g} its trial predicted to the tolerance: ",
                                           res.iterations - trial_start, trials.predicted_steps);

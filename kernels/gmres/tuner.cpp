@@ -316,7 +316,8 @@ TrialWinner trial_preconditioners(Operator& op, Cycle& cycle, Vector& x, const O
                    trials[w].end.steps,
                    0,
                    trials[w].predicted.total_steps,
-                   not_tried.empty()};
+                   not_tried.empty(),
+                   true};
   for (std::size_t k = 0; k < trials.size(); ++k)
     if (k != w) best.lost_steps += trials[k].end.steps;
   std::copy(trials[w].x.data(), trials[w].x.data() + a.rows(), x.data());
@@ -329,8 +330,10 @@ TrialWinner trial_preconditioners(Operator& op, Cycle& cycle, Vector& x, const O
   return best;
 }
 
-bool retry_trials(const TrialWinner& w, long steps) {
-  return !w.tried_all && static_cast<double>(steps) > kRetryFactor * w.predicted_steps;
+bool retry_trials(const TrialWinner& w, long steps, long before) {
+  if (!w.tuned) return false;
+  const double factor = w.tried_all ? kRetryAllFactor : kRetryFactor;
+  return static_cast<double>(steps) > std::max(factor * w.predicted_steps, static_cast<double>(before));
 }
 
 Orth replace_cgs(Basis& v, int steps, double loss, const Team& team, MPI_Comm comm, std::vector<Decision>& decisions) {

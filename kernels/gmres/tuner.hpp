@@ -78,6 +78,7 @@ struct TrialWinner {
   long kept_steps = 0, lost_steps = 0;  // the winner's (its iterate is kept in x) and the others'
   double predicted_steps = 0;           // the winner's predicted steps to the tolerance, its trial's included
   bool tried_all = true;                // false when more_trials_pay stopped the trials
+  bool tuned = false;                   // the trials ran (the preconditioner was not given)
 };
 // Runs a short trial of the preconditioners from x, in kTrialOrder, and keeps the one predicted to need the fewest
 // steps to the tolerance, unless another is predicted to be clearly faster in seconds (set-up included); leaves the
@@ -85,11 +86,15 @@ struct TrialWinner {
 TrialWinner trial_preconditioners(Operator& op, Cycle& cycle, Vector& x, const Options& opts, int restart,
                                   double target, bool may_stop, std::vector<Decision>& decisions);
 
-// Whether a solve whose trials stopped early should try them all now, after `steps` of its own: once it has taken
-// kRetryFactor times the steps its trial predicted, the prediction that made the others look unable to pay was
-// wrong (plat362 on one rank: block ILU(0) predicted 841 steps and stalled; the Neumann polynomial converges).
+// Whether a tuned solve should run the trials again, `steps` after its last trials (which began after `before`
+// steps). Once the winner has taken kRetryFactor times the steps its trial predicted, where the trials stopped
+// early, the prediction that made the others look unable to pay was wrong (plat362 on one rank: block ILU(0)
+// predicted 841 steps and stalled; the Neumann polynomial converges). Where they all ran, kRetryAllFactor times:
+// predictions from a few steps are often 2-3 times short, but a busy machine's clock can also cut the true winner's
+// trial short. Never before `before` more steps, so that trials come at most at doubling step counts.
 inline constexpr double kRetryFactor = 1;
-bool retry_trials(const TrialWinner& w, long steps);
+inline constexpr double kRetryAllFactor = 4;
+bool retry_trials(const TrialWinner& w, long steps, long before);
 
 // After a cycle whose newest basis vector lost `loss` of orthogonality under cgs: the cheaper per step of mgs and
 // cgs2, measured on the basis as it stands (the first `steps` vectors). Collective.

@@ -326,19 +326,27 @@ TEST(TrialsStop, OnlyWhileTheRestCanPayForThemselves) {
 }
 
 // plat362 on one rank: block ILU(0)'s trial predicted 841 steps and the others were not tried; it stalled. Past its
-// prediction the solve tries them all (Jacobi then converges); a solve that tried them all never tries again.
+// prediction the solve tries them all; a solve that tried them all tries again only at 4 times its prediction; never
+// before as many steps as came before the last trials; never with a preconditioner it was given.
 TEST(TrialsStop, AreRetriedWhenTheWinnerOutrunsItsPrediction) {
   using ulibc::gmres::detail::retry_trials;
   using ulibc::gmres::detail::TrialWinner;
   TrialWinner stopped;
   stopped.predicted_steps = 841;
   stopped.tried_all = false;
-  EXPECT_FALSE(retry_trials(stopped, 800));
-  EXPECT_FALSE(retry_trials(stopped, 841));
-  EXPECT_TRUE(retry_trials(stopped, 880));
-  TrialWinner all;
-  all.predicted_steps = 841;
-  EXPECT_FALSE(retry_trials(all, 100000));
+  stopped.tuned = true;
+  EXPECT_FALSE(retry_trials(stopped, 800, 0));
+  EXPECT_FALSE(retry_trials(stopped, 841, 0));
+  EXPECT_TRUE(retry_trials(stopped, 880, 0));
+  EXPECT_FALSE(retry_trials(stopped, 880, 900));
+  EXPECT_TRUE(retry_trials(stopped, 901, 900));
+  TrialWinner all = std::move(stopped);
+  all.tried_all = true;
+  EXPECT_FALSE(retry_trials(all, 3364, 0));
+  EXPECT_TRUE(retry_trials(all, 3365, 0));
+  EXPECT_FALSE(retry_trials(all, 3365, 4000));
+  TrialWinner given;  // a preconditioner the caller chose
+  EXPECT_FALSE(retry_trials(given, 100000, 0));
 }
 
 // The trials of a two-rank solve of convdiff2d:400: the Neumann polynomial predicted 1069 steps at 2.96 ms, block
@@ -432,8 +440,10 @@ TEST(SolveLarge, Plat362ClaimsOnlyWhatTheVerifierConfirms) {
   Vector x(a.team(), a.rows());
   const Result r = ulibc::gmres::solve(a, b, x, {.tol = 1e-8, .max_iterations = 20000});
   const double verified = true_relative_residual(a, b, x);
-  EXPECT_EQ(r.converged, verified <= 1e-8 * 1.0001) << verified;
-  EXPECT_TRUE(r.converged) << "reached " << verified;
+  std::string decisions;  // what the tuner chose and why, should it fail
+  for (const auto& d : r.decisions) decisions += "\n  " + d.knob + " " + d.choice + ": " + d.reason;
+  EXPECT_EQ(r.converged, verified <= 1e-8 * 1.0001) << verified << decisions;
+  EXPECT_TRUE(r.converged) << "reached " << verified << decisions;
 }
 
 TEST(BadInput, ZeroPivotIsNamedAndAutoLeavesItOut) {
