@@ -25,10 +25,14 @@ namespace ulibc {
 class NodeStorage {
  public:
   NodeStorage() = default;
-  NodeStorage(const Topology& topo, const Mapping& map, std::size_t count, std::size_t elem_size, PageKind pages);
+  // Node parts in proportion to the mapping's threads, or beginning at
+  // `node_begins` (NodePartition's two constructors) when that is not empty.
+  NodeStorage(const Topology& topo, const Mapping& map, std::size_t count, std::size_t elem_size, PageKind pages,
+              std::span<const std::size_t> node_begins = {});
   // The partition such storage gets, without allocating: node parts aligned
   // so that each starts on a page of `pages`. Error(input) for count 0.
-  static NodePartition layout(const Mapping& map, std::size_t count, std::size_t elem_size, PageKind pages);
+  static NodePartition layout(const Mapping& map, std::size_t count, std::size_t elem_size, PageKind pages,
+                              std::span<const std::size_t> node_begins = {});
   void* data() const { return buffer_.data(); }
   const NodePartition& partition() const { return partition_; }
   const NumaBuffer& buffer() const { return buffer_; }
@@ -75,6 +79,11 @@ class NodeArray {
   NodeArray() = default;
   NodeArray(const Topology& topo, const Mapping& map, std::size_t n, PageKind pages = PageKind::normal)
       : storage_(topo, map, n, sizeof(T), pages), map_(map) {}
+  // Node k's part beginning at element node_begins[k] (on the page that holds it), for work that is not spread
+  // in proportion to threads: tasks::adws_node_begins gives where ADWS runs a loop.
+  NodeArray(const Topology& topo, const Mapping& map, std::size_t n, std::span<const std::size_t> node_begins,
+            PageKind pages = PageKind::normal)
+      : storage_(topo, map, n, sizeof(T), pages, node_begins), map_(map) {}
 
   T* data() const { return static_cast<T*>(storage_.data()); }
   std::size_t size() const { return storage_.partition().size(); }

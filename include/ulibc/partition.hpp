@@ -6,6 +6,7 @@
 // shared by node-distributed arrays and per-node loops.
 #pragma once
 #include <cstddef>
+#include <span>
 #include <vector>
 
 #include "ulibc/mapping.hpp"
@@ -19,6 +20,11 @@ class NodePartition {
   // Node boundaries are rounded to multiples of `align` (so that, for an
   // array, each node's part starts on a page); the last node ends at n.
   NodePartition(const Mapping& map, std::size_t n, std::size_t align = 1);
+  // Node k's part begins at node_begins[k] instead (rounded down to `align`),
+  // for work that is not spread in proportion to threads, e.g. where a task
+  // scheduler runs a loop (tasks::adws_node_begins). Error(input) unless
+  // there is one begin per node, the first 0, none decreasing or past n.
+  NodePartition(const Mapping& map, std::size_t n, std::span<const std::size_t> node_begins, std::size_t align = 1);
 
   std::size_t size() const { return n_; }
   int nodes() const { return static_cast<int>(node_ranges_.size()); }

@@ -15,21 +15,48 @@ std::size_t scaled(std::size_t n, std::size_t num, std::size_t den) {
   return static_cast<std::size_t>(static_cast<unsigned __int128>(n) * num / den);
 }
 
+void check_begins(std::span<const std::size_t> begins, std::size_t nodes, std::size_t n) {
+  const auto say = [](std::size_t v) { return std::to_string(v); };
+  if (begins.size() != nodes)
+    throw input_error("partition: " + say(begins.size()) + " node begins for " + say(nodes) + " nodes");
+  if (nodes > 0 && begins.front() != 0)
+    throw input_error("partition: node 0 begins at " + say(begins.front()) + ", not 0");
+  for (std::size_t k = 1; k < nodes; ++k)
+    if (begins[k] < begins[k - 1] || begins[k] > n)
+      throw input_error("partition: node " + say(k) + " begins at " + say(begins[k]) + ", outside " +
+                        say(begins[k - 1]) + ".." + say(n));
+}
+
+// Node k begins where the threads of the nodes before it would end.
+std::vector<std::size_t> proportional_begins(const Mapping& map, std::size_t n) {
+  const auto& per_node = map.threads_per_node();
+  std::vector<std::size_t> begins;
+  std::size_t before = 0;
+  for (const int threads : per_node) {
+    begins.push_back(scaled(n, before, static_cast<std::size_t>(map.size())));
+    before += static_cast<std::size_t>(threads);
+  }
+  return begins;
+}
+
 }  // namespace
 
-NodePartition::NodePartition(const Mapping& map, std::size_t n, std::size_t align) : n_(n) {
+NodePartition::NodePartition(const Mapping& map, std::size_t n, std::size_t align)
+    : NodePartition(map, n, proportional_begins(map, n), align) {}
+
+NodePartition::NodePartition(const Mapping& map, std::size_t n, std::span<const std::size_t> node_begins,
+                             std::size_t align)
+    : n_(n) {
   if (align == 0) throw input_error("partition alignment must be at least 1");
   const auto& per_node = map.threads_per_node();
-  const std::size_t threads = static_cast<std::size_t>(map.size());
-  // Node k starts where the threads before it would end, rounded down to
-  // `align`; rounding moves whole aligned blocks between neighbours only.
-  std::size_t before = 0;
+  check_begins(node_begins, per_node.size(), n);
+  // Rounding down moves whole aligned blocks between neighbours only.
   for (std::size_t k = 0; k < per_node.size(); ++k) {
     const std::size_t begin = node_ranges_.empty() ? 0 : node_ranges_.back().end;
-    before += static_cast<std::size_t>(per_node[k]);
-    std::size_t end = k + 1 == per_node.size() ? n : scaled(n, before, threads) / align * align;
+    const std::size_t end = k + 1 == per_node.size() ? n : node_begins[k + 1] / align * align;
     node_ranges_.push_back({begin, std::max(begin, end)});
   }
+  const std::size_t threads = static_cast<std::size_t>(map.size());
   thread_node_.resize(threads);
   thread_ranges_.resize(threads);
   for (const Placement& p : map.threads()) {

@@ -10,7 +10,8 @@
 
 namespace ulibc {
 
-NodePartition NodeStorage::layout(const Mapping& map, std::size_t count, std::size_t elem_size, PageKind pages) {
+NodePartition NodeStorage::layout(const Mapping& map, std::size_t count, std::size_t elem_size, PageKind pages,
+                                  std::span<const std::size_t> node_begins) {
   if (count == 0) throw input_error("a node array needs at least one element (n = 0)");
   if (elem_size == 0) throw input_error("a node array's elements cannot have size 0");
   if (count > std::numeric_limits<std::size_t>::max() / elem_size)
@@ -19,12 +20,13 @@ NodePartition NodeStorage::layout(const Mapping& map, std::size_t count, std::si
   // The fewest elements that fill whole pages: node parts then start on a
   // page, the unit in which memory can be bound to a node.
   const std::size_t page = page_granule(pages);
-  return NodePartition(map, count, page / std::gcd(page, elem_size));
+  const std::size_t align = page / std::gcd(page, elem_size);
+  return node_begins.empty() ? NodePartition(map, count, align) : NodePartition(map, count, node_begins, align);
 }
 
 NodeStorage::NodeStorage(const Topology& topo, const Mapping& map, std::size_t count, std::size_t elem_size,
-                         PageKind pages)
-    : partition_(layout(map, count, elem_size, pages)) {
+                         PageKind pages, std::span<const std::size_t> node_begins)
+    : partition_(layout(map, count, elem_size, pages, node_begins)) {
   // Under policy none threads run anywhere: binding would only pin memory
   // away from them, so first touch decides.
   const bool bound = map.policy().kind() != PolicyKind::none;

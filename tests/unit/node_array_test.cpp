@@ -100,6 +100,24 @@ TEST(NodeArrayLayout, HugePagePartsStartOnHugePages) {
     expect_sound_layout(map, std::size_t{3} << 20, sizeof(double), pages);
 }
 
+// Given node begins, each part starts on the page that holds its begin.
+TEST(NodeArrayLayout, GivenBeginsStartEachPartOnThePageThatHoldsIt) {
+  TempDir dir;
+  ulibc::testing::write_fake_sysfs(FakeMachine{.packages = 4, .cores_per_package = 2}, dir.path());
+  const Topology topo = Topology::load(dir.path(), Detail::placement);
+  const Mapping map = Mapping::build(topo, Policy(PolicyKind::scatter), 8);
+  const std::size_t page = page_granule(PageKind::normal), n = 40 * page;
+  const std::vector<std::size_t> begins = {0, 3 * page + 5, 3 * page + 9, 30 * page};
+  const NodePartition part = NodeStorage::layout(map, n, 1, PageKind::normal, begins);
+  EXPECT_EQ(part.node_range(0), (Range{0, 3 * page}));
+  EXPECT_EQ(part.node_range(1), (Range{3 * page, 3 * page}));
+  EXPECT_EQ(part.node_range(2), (Range{3 * page, 30 * page}));
+  EXPECT_EQ(part.node_range(3), (Range{30 * page, n}));
+  const NodePartition doubles = NodeStorage::layout(map, n, sizeof(double), PageKind::normal, begins);
+  EXPECT_EQ(doubles.node_range(3).begin, 30 * page);  // a multiple of page / 8 elements
+  EXPECT_EQ(doubles.node_range(1).begin, 3 * page);
+}
+
 TEST(NodeArrayLayout, RefusesNothingToStore) {
   const Mapping map = live_map(PolicyKind::scatter);
   try {

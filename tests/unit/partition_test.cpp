@@ -170,6 +170,38 @@ TEST(NodePartition, RefusesIndicesOutsideItsNodesAndThreads) {
   expect_input_error([&] { NodePartition(map, 100, 0); }, "alignment");
 }
 
+// Given node begins (work not spread by threads): each node's part begins there, rounded down to the alignment,
+// and its threads share it evenly as before.
+TEST(NodePartition, GivenBeginsPlaceTheNodeBoundaries) {
+  const Mapping map = Mapping::build(four_nodes(), Policy(PolicyKind::scatter), 5);  // 2, 1, 1, 1 threads
+  const std::vector<std::size_t> begins = {0, 700, 701, 990};
+  const NodePartition part(map, 1000, begins);
+  EXPECT_EQ(part.node_range(0), (Range{0, 700}));
+  EXPECT_EQ(part.node_range(1), (Range{700, 701}));
+  EXPECT_EQ(part.node_range(2), (Range{701, 990}));
+  EXPECT_EQ(part.node_range(3), (Range{990, 1000}));
+  EXPECT_EQ(part.thread_range(0), (Range{0, 350}));
+  EXPECT_EQ(part.thread_range(4), (Range{350, 700}));
+  const NodePartition aligned(map, 1000, begins, 64);
+  EXPECT_EQ(aligned.node_range(0), (Range{0, 640}));
+  EXPECT_EQ(aligned.node_range(1), (Range{640, 640}));
+  EXPECT_EQ(aligned.node_range(2), (Range{640, 960}));
+  EXPECT_EQ(aligned.node_range(3), (Range{960, 1000}));
+  const std::vector<std::size_t> none_after_first = {0, 1000, 1000, 1000};
+  EXPECT_EQ(NodePartition(map, 1000, none_after_first).node_range(0), (Range{0, 1000}));
+}
+
+TEST(NodePartition, RefusesBeginsThatDoNotSplitTheRange) {
+  const Mapping map = Mapping::build(four_nodes(), Policy(PolicyKind::scatter), 4);
+  const auto with = [&](std::vector<std::size_t> begins) {
+    return [&map, begins] { NodePartition(map, 100, begins); };
+  };
+  expect_input_error(with({0, 10, 20}), "3 node begins for 4 nodes");
+  expect_input_error(with({5, 10, 20, 30}), "node 0 begins at 5, not 0");
+  expect_input_error(with({0, 30, 20, 40}), "node 2 begins at 20, outside 30..100");
+  expect_input_error(with({0, 10, 20, 101}), "node 3 begins at 101, outside 20..100");
+}
+
 TEST(NodePartition, DefaultIsEmpty) {
   const NodePartition part;
   EXPECT_EQ(part.nodes(), 0);
