@@ -7,7 +7,8 @@
 // reordering of it), which is what ADWS's ranges of workers need. Spawning is help-first: spawn()
 // makes the child available and the caller goes on; wait() runs the group's children itself, newest first, and
 // steals while thieves hold the rest, until every child has finished. The continuation of a join therefore always
-// resumes on the worker that made the group.
+// resumes on the worker that made the group. Where no other worker could start a child sooner (a runtime of one
+// worker, or a maker whose deque already holds 256 tasks) the child runs at once instead, inside spawn().
 //
 // Schedulers (Options::scheduler):
 //   random        a worker out of work tries victims in a random order;
@@ -15,9 +16,9 @@
 //   adws          Shiina and Taura, "Almost Deterministic Work Stealing" (SC'19): every task carries a distribution
 //                 range, a real interval of the worker line; a group splits its maker's range between its children
 //                 in proportion to their work hints, in spawn order, and a child whose range begins on another
-//                 worker is sent there. A worker steals only among the workers of the widest group whose own work is
-//                 finished somewhere (docs/TASKS.md); with Options::stealing off the placement is exactly that of the
-//                 ranges, run after run.
+//                 worker is sent there. A worker steals only the tasks of the widest group whose own work is
+//                 finished somewhere, from that group's workers (docs/TASKS.md); with Options::stealing off the
+//                 placement is exactly that of the ranges, run after run.
 #pragma once
 #include <atomic>
 #include <cmath>
@@ -125,6 +126,18 @@ struct TaskOf final : Task {
 // The hint as the scheduler uses it: NaN for none; Error(input) for a negative, infinite or NaN one.
 double checked_work(std::optional<double> work);
 
+// A child's share of what is left of its group's range: its hint over the work not yet handed out; half of it
+// where either is unknown (NaN); all of it once the hints have run out.
+double range_share(double work, double work_left);
+
+// Where a new child goes: its share of the group's range (adws), the worker that share begins on (-1: its maker's),
+// and whether it runs at once, in its maker, before spawn returns.
+struct ChildPlace {
+  double begin = 0, end = 0;
+  int home = -1;
+  bool now = false;
+};
+
 }  // namespace detail
 
 // Tasks spawned together and joined together. Made and waited on by the same task (on the same worker). An
@@ -141,8 +154,13 @@ class TaskGroup {
 
   template <class F>
   void spawn(F&& f, std::optional<double> work = std::nullopt) {
-    auto task = std::make_unique<detail::TaskOf<F>>(std::forward<F>(f));
-    submit(std::move(task), detail::checked_work(work));
+    const detail::ChildPlace place = place_child(detail::checked_work(work));
+    if (place.now) {  // on this stack: nothing allocated, nothing queued
+      detail::TaskOf<F> task(std::forward<F>(f));
+      run_now(task, place);
+    } else {
+      submit(std::make_unique<detail::TaskOf<F>>(std::forward<F>(f)), place);
+    }
   }
   void wait();  // until every child has finished; rethrows the first exception thrown in one
   void cancel();
@@ -151,8 +169,11 @@ class TaskGroup {
 
  private:
   friend class detail::Pool;
-  void submit(std::unique_ptr<detail::Task> task, double work);
-  void place(detail::Task& task, double work);  // adws: the child's share of the range
+  detail::ChildPlace place_child(double work);                      // where the next child goes (hint: NaN for none)
+  void share_range(detail::ChildPlace& place, double work);         // adws: the child's share of the range
+  void adopt(detail::Task& task, const detail::ChildPlace& place);  // the child's group, range and start of span
+  void run_now(detail::Task& task, const detail::ChildPlace& place);
+  void submit(std::unique_ptr<detail::Task> task, const detail::ChildPlace& place);
   void fail(std::exception_ptr error);  // a child threw: the first is kept, all are counted, the group cancelled
   void finish(detail::Task& task, std::exception_ptr error, int worker);  // a child has run there (or was skipped)
   bool all_finished() const { return run_by_owner_ + finished_.load(std::memory_order_acquire) >= spawned_; }
@@ -298,6 +319,13 @@ void parallel_for(std::size_t begin, std::size_t end, std::size_t grain, Body&& 
   detail::check_loop(begin, end, grain, profile);
   if (begin < end) detail::for_range(begin, end, grain, profile, body);
 }
+
+// Where ADWS without stealing runs parallel_for(0, n, grain, body, profile) called by the root task of a
+// Runtime over `map`: the element each node's leaves begin at, by the mapping's node index (n for a node given
+// none). NodeArray(topo, map, n, these) then holds every leaf's elements on the node that runs it, but for the
+// elements of a node's first page that belong to the node before it. Error(input) as parallel_for.
+std::vector<std::size_t> adws_node_begins(const Mapping& map, std::size_t n, std::size_t grain,
+                                          const WorkProfile* profile = nullptr);
 
 // combine(map(i, j) over the pieces), the pieces as parallel_for makes them; identity when the range is empty.
 template <class T, class Map, class Combine>

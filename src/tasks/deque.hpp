@@ -7,12 +7,13 @@
 #pragma once
 #include <atomic>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <vector>
 
-namespace ulibc::tasks::detail {
+#include "ulibc/tasks.hpp"
 
-struct Task;
+namespace ulibc::tasks::detail {
 
 class TaskDeque {
  public:
@@ -25,6 +26,7 @@ class TaskDeque {
     Ring* r = ring_.load(std::memory_order_relaxed);
     if (b - t0 > r->mask) r = grow(r, t0, b);
     r->at(b).store(t, std::memory_order_relaxed);
+    r->begin_at(b).store(t->begin, std::memory_order_relaxed);
     bottom_.store(b + 1, std::memory_order_seq_cst);  // publishes the task's fields to the thief that sees b + 1
   }
 
@@ -47,13 +49,16 @@ class TaskDeque {
     return task;
   }
 
-  // Any thread: the oldest task, or nullptr when empty or another thread took it first.
-  Task* steal() {
+  // Any thread: the oldest task, if its range begins in [from, to); nullptr when empty, when it begins elsewhere, or
+  // when another thread took it first. The begin is the ring's copy: the task itself may be gone by then.
+  Task* steal(double from = -kInfinity, double to = kInfinity) {
     std::int64_t t = top_.load(std::memory_order_seq_cst);
     const std::int64_t b = bottom_.load(std::memory_order_seq_cst);
     if (t >= b) return nullptr;
     Ring* r = ring_.load(std::memory_order_acquire);
     Task* task = r->at(t).load(std::memory_order_relaxed);
+    const double begin = r->begin_at(t).load(std::memory_order_relaxed);
+    if (!(begin >= from && begin < to)) return nullptr;
     if (!top_.compare_exchange_strong(t, t + 1, std::memory_order_seq_cst, std::memory_order_relaxed)) return nullptr;
     return task;
   }
@@ -68,16 +73,23 @@ class TaskDeque {
 
  private:
   static constexpr std::int64_t kFirstCapacity = 256;
-  struct Ring {
-    explicit Ring(std::int64_t capacity) : mask(capacity - 1), slots(new std::atomic<Task*>[capacity]) {}
+  static constexpr double kInfinity = std::numeric_limits<double>::infinity();
+  struct Ring {  // each slot's task and the begin of its range (Task::begin)
+    explicit Ring(std::int64_t capacity)
+        : mask(capacity - 1), slots(new std::atomic<Task*>[capacity]), begins(new std::atomic<double>[capacity]) {}
     std::atomic<Task*>& at(std::int64_t i) { return slots[static_cast<std::size_t>(i & mask)]; }
+    std::atomic<double>& begin_at(std::int64_t i) { return begins[static_cast<std::size_t>(i & mask)]; }
     std::int64_t mask;
     std::unique_ptr<std::atomic<Task*>[]> slots;
+    std::unique_ptr<std::atomic<double>[]> begins;
   };
 
   Ring* grow(Ring* old, std::int64_t top, std::int64_t bottom) {
     auto bigger = std::make_unique<Ring>(2 * (old->mask + 1));
-    for (std::int64_t i = top; i < bottom; ++i) bigger->at(i).store(old->at(i).load(std::memory_order_relaxed));
+    for (std::int64_t i = top; i < bottom; ++i) {
+      bigger->at(i).store(old->at(i).load(std::memory_order_relaxed), std::memory_order_relaxed);
+      bigger->begin_at(i).store(old->begin_at(i).load(std::memory_order_relaxed), std::memory_order_relaxed);
+    }
     Ring* r = bigger.get();
     rings_.push_back(std::move(bigger));
     ring_.store(r, std::memory_order_release);

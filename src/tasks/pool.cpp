@@ -68,10 +68,7 @@ void Pool::stop_workers() {
     if (w->thread.joinable()) w->thread.join();
 }
 
-int Pool::worker_at(double x) const {
-  // Ranges are sums of products of hints: a begin within 1e-9 of a worker boundary is that boundary.
-  return std::clamp(static_cast<int>(std::floor(x + 1e-9)), 0, size() - 1);
-}
+int Pool::worker_at(double x) const { return detail::worker_at(x, size()); }
 
 void Pool::run_root(Task& root) {
   std::lock_guard lock(root_mutex_);
@@ -90,8 +87,6 @@ void Pool::run_root(Task& root) {
   root_done_.wait(false, std::memory_order_acquire);
 }
 
-bool Pool::spans_workers(double begin, double end) const { return std::floor(begin + 1e-9) != std::floor(end + 1e-9); }
-
 void Pool::enroll(const TaskGroup* g) {
   std::lock_guard lock(groups_mutex_);
   spanning_.push_back(g);
@@ -107,9 +102,9 @@ std::pair<int, int> Pool::workers_of(const TaskGroup& g) const {
   return {first, std::max(first, worker_at(std::ceil(g.range_end_ - 1e-9) - 1))};
 }
 
-// The workers of the widest group whose own work is finished somewhere, among those whose range holds `me`; an
-// empty range (lo > hi) when there is none.
-std::pair<int, int> Pool::steal_scope(const Worker& me) {
+// The widest group whose own work is finished somewhere, among those whose range holds `me`: its workers and its
+// range. Empty when there is none.
+StealScope Pool::steal_scope(const Worker& me) {
   std::lock_guard lock(groups_mutex_);
   const TaskGroup* widest = nullptr;
   for (const TaskGroup* g : spanning_) {
@@ -118,12 +113,14 @@ std::pair<int, int> Pool::steal_scope(const Worker& me) {
     if (me.index < lo || me.index > hi) continue;
     if (!widest || g->range_end_ - g->range_begin_ > widest->range_end_ - widest->range_begin_) widest = g;
   }
-  return widest ? workers_of(*widest) : std::pair{1, 0};
+  if (!widest) return {};
+  const auto [lo, hi] = workers_of(*widest);
+  return {lo, hi, widest->range_begin_, widest->range_end_};
 }
 
-Task* Pool::steal_from(Worker& me, int victim) {
+Task* Pool::steal_from(Worker& me, int victim, const StealScope& scope) {
   Worker& v = *workers_[static_cast<std::size_t>(victim)];
-  Task* t = v.deque.steal();
+  Task* t = v.deque.steal(scope.begin, scope.end);
   if (t && counting()) ++(v.node == me.node ? me.stats.steals_in_node : me.stats.steals_across_nodes);
   return t;
 }
@@ -144,13 +141,13 @@ Task* Pool::steal(Worker& me) {
       return nullptr;
     case Scheduler::adws: {
       if (!options_.stealing) return nullptr;
-      const auto [lo, hi] = steal_scope(me);
-      if (hi <= lo) return nullptr;
-      const int width = hi - lo + 1;
+      const StealScope scope = steal_scope(me);
+      if (scope.empty()) return nullptr;
+      const int width = scope.last - scope.first + 1;
       for (int k = 0; k < width; ++k) {
-        const int v = lo + static_cast<int>(me.rng() % static_cast<unsigned>(width));
+        const int v = scope.first + static_cast<int>(me.rng() % static_cast<unsigned>(width));
         if (v == me.index) continue;
-        if (Task* t = steal_from(me, v)) return t;
+        if (Task* t = steal_from(me, v, scope)) return t;
       }
       return nullptr;
     }
@@ -158,16 +155,19 @@ Task* Pool::steal(Worker& me) {
   return nullptr;
 }
 
+// With one worker nobody else could take the child; a deque already this deep gives thieves plenty (libgomp caps its
+// queue the same way): then the child runs now, as popping it at once would, without being allocated or queued. A
+// loop spawning a million children keeps its tasks in cache.
+bool Pool::runs_at_once(int from, int home) const {
+  if (size() == 1) return true;
+  if (home >= 0 && home != from) return false;
+  return workers_[static_cast<std::size_t>(from)]->deque.size_estimate() >= kMaxQueued;
+}
+
 void Pool::dispatch(Task* task, int from) {
   Worker& source = *workers_[static_cast<std::size_t>(from)];
   const int target = options_.scheduler == Scheduler::adws && task->home >= 0 ? task->home : from;
   if (target == from) {
-    // A deque already this deep gives thieves plenty: run the child now, as popping it at once would (libgomp caps
-    // its queue the same way). A loop spawning a million children then keeps its tasks in cache.
-    if (source.deque.size_estimate() >= kMaxQueued) {
-      execute(source, task);
-      return;
-    }
     source.deque.push(task);
   } else {
     Worker& there = *workers_[static_cast<std::size_t>(target)];
@@ -199,15 +199,15 @@ Task* Pool::find(Worker& me) {
   return t ? t : steal(me);
 }
 
-void Pool::execute(Worker& me, Task* task) {
+void Pool::execute(Worker& me, Task& task) {
   const Strand outer = t_strand;
   const auto started = counting() ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
-  t_strand = {task, task->span, started};
-  TaskGroup* g = task->group;
+  t_strand = {&task, task.span, started};
+  TaskGroup* g = task.group;
   std::exception_ptr error;
   if (!g || !cancels_.load(std::memory_order_acquire) || !g->cancelled()) {
     try {
-      task->execute();
+      task.execute();
     } catch (...) {
       error = std::current_exception();
     }
@@ -216,17 +216,22 @@ void Pool::execute(Worker& me, Task* task) {
     const double own = seconds_since(t_strand.start);
     me.stats.busy_seconds += own;
     ++me.stats.tasks;
-    task->span = t_strand.span + own;
+    task.span = t_strand.span + own;
   }
   t_strand = outer;  // an outer strand is one waiting on a group: its clock restarts when the wait ends
   if (g) {
-    g->finish(*task, error, me.index);
-    delete task;  // spawned by TaskGroup::spawn, owned by whoever runs it
-  } else {        // the root, on its caller's stack: its wrapper caught what it threw
-    root_span_ = task->span;
+    g->finish(task, error, me.index);
+  } else {  // the root, on its caller's stack: its wrapper caught what it threw
+    root_span_ = task.span;
     root_done_.store(true, std::memory_order_release);
     root_done_.notify_all();
   }
+}
+
+void Pool::run_taken(Worker& me, Task* task) {
+  const bool spawned = task->group != nullptr;  // read first: the root's caller may be gone once it has run
+  execute(me, *task);
+  if (spawned) delete task;  // made by TaskGroup::submit, owned by whoever runs it
 }
 
 void Pool::work_loop(Worker& me) {
@@ -240,7 +245,7 @@ void Pool::work_loop(Worker& me) {
     if (t) {
       idle.found(me);
       fails = 0;
-      execute(me, t);
+      run_taken(me, t);
       continue;
     }
     idle.failed();

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <limits>
 #include <mutex>
 #include <random>
 #include <thread>
@@ -40,6 +41,14 @@ extern thread_local Pool* t_pool __attribute__((tls_model("initial-exec")));
 extern thread_local Worker* t_worker __attribute__((tls_model("initial-exec")));
 extern thread_local Strand t_strand __attribute__((tls_model("initial-exec")));
 
+// adws: where a worker may steal: from workers first..last, tasks whose range begins in [begin, end) (the tasks of
+// one group and of the groups made under it). The default: anywhere, anything.
+struct StealScope {
+  int first = 0, last = -1;
+  double begin = -std::numeric_limits<double>::infinity(), end = std::numeric_limits<double>::infinity();
+  bool empty() const { return last <= first; }  // no other worker to steal from
+};
+
 class Pool {
  public:
   Pool(const Topology& topo, const Mapping& map, Options options);
@@ -59,16 +68,19 @@ class Pool {
   // A new child of a group owned by worker `from`: onto that worker's deque, or (adws) to the worker its range
   // begins on.
   void dispatch(Task* task, int from);
+  // Whether a new child of worker `from`, bound for worker `home` (-1: from's), runs at once in its maker: when no
+  // other worker could start it sooner.
+  bool runs_at_once(int from, int home) const;
   // A task for `me` from elsewhere than its own deque: its inbox, then a steal as the scheduler allows; nullptr
   // when none was found.
   Task* find(Worker& me);
-  void execute(Worker& me, Task* task);
-  void wake();  // after making work visible: wakes the sleeping workers
+  void execute(Worker& me, Task& task);    // runs it as `me`'s strand and tells its group
+  void run_taken(Worker& me, Task* task);  // a task from a deque or an inbox: executes it, then frees a spawned one
+  void wake();                             // after making work visible: wakes the sleeping workers
 
-  // adws: the worker a range begins on; whether a range crosses a worker boundary; the groups whose range does,
-  // for stealing (a group enrolls when made and retires when its wait ends).
+  // adws: the worker a range begins on; the groups whose range crosses a worker boundary, for stealing (a group
+  // enrolls when made and retires when its wait ends).
   int worker_at(double x) const;
-  bool spans_workers(double begin, double end) const;
   void enroll(const TaskGroup* g);
   void retire(const TaskGroup* g);
 
@@ -86,9 +98,9 @@ class Pool {
   void work_loop(Worker& me);
   void stop_workers();
   Task* steal(Worker& me);
-  Task* steal_from(Worker& me, int victim);
+  Task* steal_from(Worker& me, int victim, const StealScope& scope = {});
   std::pair<int, int> workers_of(const TaskGroup& g) const;  // adws: the first and last worker its range covers
-  std::pair<int, int> steal_scope(const Worker& me);
+  StealScope steal_scope(const Worker& me);
   Task* take_inbox(Worker& me);
   bool work_visible() const;
   void sleep();

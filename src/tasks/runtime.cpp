@@ -64,6 +64,11 @@ std::size_t split_point(std::size_t begin, std::size_t end, const WorkProfile* p
   return profile ? profile->middle(begin, end) : begin + (end - begin) / 2;
 }
 
+double range_share(double work, double work_left) {
+  if (std::isnan(work) || std::isnan(work_left)) return 0.5;
+  return work_left > work ? work / work_left : 1.0;
+}
+
 double loop_work(std::size_t begin, std::size_t end, const WorkProfile* profile) {
   return profile ? profile->work(begin, end) : static_cast<double>(end - begin);
 }

@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "tasks/pool.hpp"
+#include "tasks/worker_line.hpp"
 #include "ulibc/error.hpp"
 #include "ulibc/spin.hpp"
 
@@ -39,7 +40,7 @@ TaskGroup::TaskGroup(std::optional<double> total_work)
   if (pool_->options().scheduler != Scheduler::adws) return;
   range_begin_ = begin_ = maker_->begin;
   range_end_ = maker_->end;
-  spans_workers_ = pool_->spans_workers(range_begin_, range_end_);
+  spans_workers_ = detail::spans_workers(range_begin_, range_end_);
   if (spans_workers_) {
     pool_->enroll(this);
     enrolled_ = true;
@@ -56,34 +57,61 @@ void TaskGroup::check_maker(const char* what) const {
     throw input_error(std::string("task group: ") + what + " from a task other than the one that made the group");
 }
 
-void TaskGroup::submit(std::unique_ptr<Task> task, double work) {
-  task->group = this;
-  if (!pool_) {  // outside a runtime: run it now
+detail::ChildPlace TaskGroup::place_child(double work) {
+  detail::ChildPlace place;
+  if (!pool_) {  // outside a runtime: every child runs at once
+    place.now = true;
+    return place;
+  }
+  check_maker("spawn");
+  if (spans_workers_) {
+    share_range(place, work);
+  } else {  // within one worker: the child stays there, its range the maker's (a thief's scope checks it)
+    place.begin = range_begin_;
+    place.end = range_end_;
+  }
+  place.now = pool_->runs_at_once(owner_, place.home);
+  return place;
+}
+
+// The child takes the next part of the range, in spawn order: its hint's share of the work not yet handed out
+// (half of what is left without hints). It goes to the worker its part begins on.
+void TaskGroup::share_range(detail::ChildPlace& place, double work) {
+  const double share = detail::range_share(work, work_left_);
+  if (!std::isnan(work)) work_left_ -= work;
+  place.begin = begin_;
+  place.end = begin_ + (range_end_ - begin_) * share;
+  begin_ = place.end;
+  place.home = pool_->worker_at(place.begin);
+}
+
+void TaskGroup::adopt(Task& task, const detail::ChildPlace& place) {
+  task.group = this;
+  task.begin = place.begin;
+  task.end = place.end;
+  task.home = place.home;
+  if (pool_ && pool_->counting()) task.span = pool_->span_now();
+}
+
+void TaskGroup::run_now(Task& task, const detail::ChildPlace& place) {
+  adopt(task, place);
+  if (!pool_) {
     if (cancelled()) return;
     try {
-      task->execute();
+      task.execute();
     } catch (...) {
       fail(std::current_exception());
     }
     return;
   }
-  check_maker("spawn");
-  if (spans_workers_) place(*task, work);
-  if (pool_->counting()) task->span = pool_->span_now();
   ++spawned_;
-  pool_->dispatch(task.release(), owner_);
+  pool_->execute(*Pool::current_worker(), task);
 }
 
-// The child takes the next part of the range, in spawn order: its hint's share of the work not yet handed out
-// (half of what is left without hints). It goes to the worker its part begins on.
-void TaskGroup::place(Task& task, double work) {
-  const bool hinted = !std::isnan(work) && !std::isnan(work_left_);
-  const double share = !hinted ? 0.5 : work_left_ > work ? work / work_left_ : 1.0;
-  if (hinted) work_left_ -= work;
-  task.begin = begin_;
-  task.end = begin_ + (range_end_ - begin_) * share;
-  begin_ = task.end;
-  task.home = pool_->worker_at(task.begin);
+void TaskGroup::submit(std::unique_ptr<Task> task, const detail::ChildPlace& place) {
+  adopt(*task, place);
+  ++spawned_;
+  pool_->dispatch(task.release(), owner_);
 }
 
 void TaskGroup::fail(std::exception_ptr error) {
@@ -100,7 +128,7 @@ void TaskGroup::finish(Task& task, std::exception_ptr error, int worker) {
   }
   // A child whose range crossed a worker boundary has done its deterministic share: the group's workers may
   // steal among themselves. Before the count: once every child is counted the maker may end the group.
-  if (spans_workers_ && pool_->spans_workers(task.begin, task.end) &&
+  if (spans_workers_ && detail::spans_workers(task.begin, task.end) &&
       !finished_somewhere_.exchange(true, std::memory_order_acq_rel))
     pool_->wake();
   if (worker == owner_) {
@@ -124,7 +152,7 @@ void TaskGroup::join() {
   while (!all_finished()) {
     if (Task* t = me.deque.pop(mark_)) {
       idle.found(me);
-      pool_->execute(me, t);
+      pool_->run_taken(me, t);
       continue;
     }
     // The maker has run every child left to it: its own share is done.
@@ -132,7 +160,7 @@ void TaskGroup::join() {
     if (Task* t = pool_->find(me)) {
       idle.found(me);
       fails = 0;
-      pool_->execute(me, t);
+      pool_->run_taken(me, t);
       continue;
     }
     idle.failed();

@@ -2,6 +2,7 @@
 #include "tasks/worker_line.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <tuple>
 
@@ -32,5 +33,9 @@ std::vector<int> nearest_workers(const std::vector<Placement>& line, int w,
   std::sort(out.begin(), out.end(), [&](int a, int b) { return key(a) < key(b); });
   return out;
 }
+
+int worker_at(double x, int workers) { return std::clamp(static_cast<int>(std::floor(x + 1e-9)), 0, workers - 1); }
+
+bool spans_workers(double begin, double end) { return std::floor(begin + 1e-9) != std::floor(end + 1e-9); }
 
 }  // namespace ulibc::tasks::detail

@@ -16,4 +16,9 @@ std::vector<Placement> worker_line(const Mapping& map);
 std::vector<int> nearest_workers(const std::vector<Placement>& line, int w,
                                  const std::vector<std::vector<int>>& node_order);
 
+// adws: the worker (of `workers`) a point of the line falls on, and whether [begin, end) crosses a worker boundary.
+// Points are sums of products of hints: one within 1e-9 of a boundary is on it.
+int worker_at(double x, int workers);
+bool spans_workers(double begin, double end);
+
 }  // namespace ulibc::tasks::detail

@@ -6,14 +6,18 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <numeric>
+#include <random>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "expect_error.hpp"
+#include "fake_sysfs.hpp"
 #include "task_runtime.hpp"
 #include "ulibc.hpp"
 
@@ -262,6 +266,50 @@ TEST(Adws, TheProfileSplitsTheWorkersByWork) {
   for (int w = 0; w < 4; ++w) EXPECT_GT(leaves_on[static_cast<std::size_t>(w)], 0) << "worker " << w;
 }
 
+// adws_node_begins says where each node's leaves begin. Its arithmetic needs only the mapping's thread counts per
+// node, so a mapping of a synthetic machine of 4 nodes gives the nodes, and a live runtime of as many workers
+// (ADWS, no stealing) the leaves' workers: every leaf lies inside the part of the node its worker is on (the
+// line holds each node's workers together, in node order). Even work, 3/4 of it in the first quarter, random
+// work, and work that is zero over whole stretches.
+TEST(Adws, NodeBeginsHoldEveryLeafOnTheNodeThatRunsIt) {
+  const ulibc::Topology fake = ulibc::testing::load_fake({.packages = 4, .cores_per_package = 2, .smt = 2});
+  const std::size_t n = 5000, grain = 7;
+  std::vector<std::vector<double>> costs(4, std::vector<double>(n, 1.0));
+  for (std::size_t i = 0; i < n / 4; ++i) costs[1][i] = 9.0;
+  std::mt19937 rng(7);
+  for (double& c : costs[2]) c = static_cast<double>(rng() % 100);
+  for (std::size_t i = 0; i < n; ++i) costs[3][i] = (i / 600) % 2 == 0 ? 0.0 : 3.0;
+  for (const int threads : {1, 3, 5, 8, 16}) {
+    const Mapping map = Mapping::build(fake, Policy(PolicyKind::scatter), threads);
+    std::vector<int> node_of_worker;
+    for (int k = 0; k < static_cast<int>(map.threads_per_node().size()); ++k)
+      node_of_worker.insert(node_of_worker.end(), static_cast<std::size_t>(map.threads_per_node()[k]), k);
+    Runtime rt = make(threads, Scheduler::adws, false);
+    for (std::size_t c = 0; c < costs.size(); ++c) {
+      const tasks::WorkProfile profile(costs[c]);
+      const tasks::WorkProfile* used = c == 0 ? nullptr : &profile;
+      const std::vector<std::size_t> begins = tasks::adws_node_begins(map, n, grain, used);
+      std::vector<std::pair<std::size_t, std::size_t>> leaves;
+      std::vector<int> worker_of_leaf(n, -1);  // by the leaf's first element
+      rt.run([&] {
+        tasks::parallel_for(
+            0, n, grain, [&](std::size_t i, std::size_t) { worker_of_leaf[i] = tasks::current_worker(); }, used);
+      });
+      std::size_t i = 0;
+      for (std::size_t next = 1; next <= n; ++next) {
+        if (next < n && worker_of_leaf[next] < 0) continue;  // [i, next) is one leaf
+        const int node = node_of_worker[static_cast<std::size_t>(worker_of_leaf[i])];
+        const std::size_t end =
+            node + 1 < static_cast<int>(begins.size()) ? begins[static_cast<std::size_t>(node) + 1] : n;
+        EXPECT_LE(begins[static_cast<std::size_t>(node)], i)
+            << threads << " threads, profile " << c << ", leaf at " << i;
+        EXPECT_LE(next, end) << threads << " threads, profile " << c << ", leaf at " << i;
+        i = next;
+      }
+    }
+  }
+}
+
 // Profiles that would split off one element at a time (all zero; work doubling from element to element) still
 // give a shallow recursion: a million elements, grain 1, on a worker's own stack.
 TEST(Tasks, AnyProfileSplitsShallowly) {
@@ -277,6 +325,43 @@ TEST(Tasks, AnyProfileSplitsShallowly) {
           0, n, 1, [&](std::size_t i, std::size_t j) { covered.fetch_add(j - i); }, &profile);
     });
     EXPECT_EQ(covered.load(), n);
+  }
+}
+
+// A thief steals only tasks of the widest group whose work is finished. On two workers: the root's group G gives
+// C1 [0, 1.5) to worker 0 and C2 [1.5, 2) to worker 1. C1's group S gives D1 [0, 1) to worker 0 and D2 [1, 1.5)
+// to worker 1 once C2 runs there, and worker 1's inbox holds it while worker 1 is busy: C2 has made a group of E1
+// and E2 on its own deque and runs E2 for 50 ms. Worker 0, done with D1, may steal within S but not G's work: E1,
+// on top of worker 1's deque, is G's (its range [1.5, 2) is outside S's), and must stay on worker 1.
+TEST(Adws, AThiefTakesOnlyTasksOfItsScope) {
+  Runtime rt = make(2, Scheduler::adws, true);
+  for (int round = 0; round < 3; ++round) {
+    std::atomic<int> e1_on{-1}, d2_on{-1};
+    std::atomic<bool> c2_runs{false};
+    rt.run([&] {
+      TaskGroup g(2.0);
+      g.spawn(
+          [&] {
+            while (!c2_runs) std::this_thread::yield();
+            TaskGroup s(1.5);
+            s.spawn([] {}, 1.0);
+            s.spawn([&] { d2_on = tasks::current_worker(); }, 0.5);
+            s.wait();
+          },
+          1.5);
+      g.spawn(
+          [&] {
+            c2_runs = true;
+            TaskGroup h;
+            h.spawn([&] { e1_on = tasks::current_worker(); });
+            h.spawn([] { std::this_thread::sleep_for(std::chrono::milliseconds(50)); });
+            h.wait();
+          },
+          0.5);
+      g.wait();
+    });
+    EXPECT_EQ(d2_on.load(), 1) << "round " << round;
+    EXPECT_EQ(e1_on.load(), 1) << "round " << round << ": a task outside the thief's scope was stolen";
   }
 }
 
@@ -303,6 +388,43 @@ TEST(Adws, WithStealingPlacementDiffersOnlyWhereWorkWasStolen) {
       EXPECT_GT(steals, 0u) << moved << " leaves moved in round " << round;
     }
   }
+}
+
+// A child runs before spawn returns where no other worker could start it sooner: on a runtime of one worker, and
+// once its maker's deque holds 256 tasks (stealing off, so that the count is exact: the group runs inside a task
+// whose range is worker 0's alone).
+TEST(Tasks, AChildRunsAtOnceWhereNoOtherWorkerCouldTakeItSooner) {
+  for (const Scheduler s : kSchedulers) {
+    Runtime rt = make(1, s, true, true);
+    int not_yet = 0;
+    rt.run([&] {
+      TaskGroup g;
+      for (int k = 0; k < 100; ++k) {
+        bool ran = false;
+        g.spawn([&] { ran = true; });
+        not_yet += !ran;
+      }
+      g.wait();
+    });
+    EXPECT_EQ(not_yet, 0) << tasks::scheduler_name(s);
+    EXPECT_EQ(rt.statistics().workers[0].tasks, 101u) << "still counted as tasks";
+  }
+  Runtime rt = make(2, Scheduler::adws, false);
+  std::vector<char> ran(300, 0), at_once(300, 0);
+  rt.run([&] {
+    tasks::parallel_invoke(
+        tasks::with_work(1,
+                         [&] {
+                           TaskGroup g(static_cast<double>(ran.size()));  // each child 1/300 of worker 0
+                           for (std::size_t k = 0; k < ran.size(); ++k) {
+                             g.spawn([&, k] { ran[k] = 1; }, 1.0);
+                             at_once[k] = ran[k];
+                           }
+                           g.wait();
+                         }),
+        tasks::with_work(1, [] {}));
+  });
+  for (std::size_t k = 0; k < ran.size(); ++k) EXPECT_EQ(at_once[k], k >= 256 ? 1 : 0) << "child " << k;
 }
 
 TEST(Tasks, StatisticsCountTasksWorkAndSpan) {
