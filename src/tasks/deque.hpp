@@ -22,9 +22,11 @@ class TaskDeque {
   // Owner only.
   void push(Task* t) {
     const std::int64_t b = bottom_.load(std::memory_order_relaxed);
-    const std::int64_t t0 = top_.load(std::memory_order_acquire);
     Ring* r = ring_.load(std::memory_order_relaxed);
-    if (b - t0 > r->mask) r = grow(r, t0, b);
+    if (b - seen_top_ > r->mask) {  // full as last seen: look again, since thieves may have taken some since
+      seen_top_ = top_.load(std::memory_order_acquire);
+      if (b - seen_top_ > r->mask) r = grow(r, seen_top_, b);
+    }
     r->at(b).store(t, std::memory_order_relaxed);
     r->begin_at(b).store(t->begin, std::memory_order_relaxed);
     bottom_.store(b + 1, std::memory_order_seq_cst);  // publishes the task's fields to the thief that sees b + 1
@@ -64,7 +66,15 @@ class TaskDeque {
   }
 
   std::int64_t bottom() const { return bottom_.load(std::memory_order_relaxed); }  // owner: the next push's index
-  std::int64_t size_estimate() const {  // owner: how many it holds, give or take a steal in flight
+  // Owner: whether it holds at least k tasks, give or take a steal in flight. Reads the top, which every steal
+  // writes, only when the last top seen says so.
+  bool holds_at_least(std::int64_t k) {
+    const std::int64_t b = bottom_.load(std::memory_order_relaxed);
+    if (b - seen_top_ < k) return false;
+    seen_top_ = top_.load(std::memory_order_relaxed);
+    return b - seen_top_ >= k;
+  }
+  std::int64_t size_estimate() const {  // any thread: how many it holds, a hint racing with pushes and steals
     return bottom_.load(std::memory_order_relaxed) - top_.load(std::memory_order_relaxed);
   }
   bool looks_empty() const {  // any thread; a hint, racing with pushes and steals
@@ -98,6 +108,7 @@ class TaskDeque {
 
   alignas(64) std::atomic<std::int64_t> top_{0};
   alignas(64) std::atomic<std::int64_t> bottom_{0};
+  std::int64_t seen_top_ = 0;  // owner only: top_ when last read (at most top_: tops only grow)
   std::atomic<Ring*> ring_;
   std::vector<std::unique_ptr<Ring>> rings_;  // owner only: every ring made, the newest last
 };

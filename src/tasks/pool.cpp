@@ -23,6 +23,10 @@ namespace {
 
 constexpr int kSpinsBeforeSleep = 2048;   // failed looks for work before an idle worker sleeps
 constexpr std::int64_t kMaxQueued = 256;  // tasks a worker's deque holds before a new child runs at once
+// A steal costs thief and victim a few cache misses each (100-200 ns on the machine of docs/PERFORMANCE.md); a
+// stolen task that runs for less has not paid for its steal.
+constexpr auto kStealWorth = std::chrono::microseconds(1);
+constexpr auto kStealBackoff = std::chrono::microseconds(5);  // then the thief's pause before it looks again
 
 }  // namespace
 
@@ -158,10 +162,10 @@ Task* Pool::steal(Worker& me) {
 // With one worker nobody else could take the child; a deque already this deep gives thieves plenty (libgomp caps its
 // queue the same way): then the child runs now, as popping it at once would, without being allocated or queued. A
 // loop spawning a million children keeps its tasks in cache.
-bool Pool::runs_at_once(int from, int home) const {
+bool Pool::runs_at_once(int from, int home) {
   if (size() == 1) return true;
   if (home >= 0 && home != from) return false;
-  return workers_[static_cast<std::size_t>(from)]->deque.size_estimate() >= kMaxQueued;
+  return workers_[static_cast<std::size_t>(from)]->deque.holds_at_least(kMaxQueued);
 }
 
 void Pool::dispatch(Task* task, int from) {
@@ -194,9 +198,25 @@ Task* Pool::take_inbox(Worker& me) {
   return sent.front();
 }
 
-Task* Pool::find(Worker& me) {
-  Task* t = take_inbox(me);
-  return t ? t : steal(me);
+Found Pool::find(Worker& me) {
+  if (Task* t = take_inbox(me)) return {t, false};
+  return {steal(me), true};
+}
+
+// A thief that went straight back for more after a tiny stolen task would take a loop of tiny children from its
+// spawner one by one, every child crossing between the cores: the spawner's deque never filled up to where it runs
+// children at once, and a linear spawn tree cost 130-500 ns a child on two cores (libgomp: 40-110). Pausing after
+// such a task lets the spawner run them itself; a stolen task worth its steal is followed at once by the next look.
+void Pool::run_found(Worker& me, Found found) {
+  if (!found.stolen) {
+    run_taken(me, found.task);
+    return;
+  }
+  const auto started = std::chrono::steady_clock::now();
+  run_taken(me, found.task);
+  if (std::chrono::steady_clock::now() - started >= kStealWorth) return;
+  const auto until = std::chrono::steady_clock::now() + kStealBackoff;
+  while (std::chrono::steady_clock::now() < until && !stop_.load(std::memory_order_relaxed)) spin_pause();
 }
 
 void Pool::execute(Worker& me, Task& task) {
@@ -240,12 +260,16 @@ void Pool::work_loop(Worker& me) {
   IdleClock idle(counting());
   int fails = 0;
   while (!stop_.load(std::memory_order_relaxed)) {
-    Task* t = me.deque.pop();
-    if (!t) t = find(me);
-    if (t) {
+    if (Task* t = me.deque.pop()) {
       idle.found(me);
       fails = 0;
       run_taken(me, t);
+      continue;
+    }
+    if (const Found found = find(me); found.task) {
+      idle.found(me);
+      fails = 0;
+      run_found(me, found);
       continue;
     }
     idle.failed();

@@ -41,6 +41,11 @@ extern thread_local Pool* t_pool __attribute__((tls_model("initial-exec")));
 extern thread_local Worker* t_worker __attribute__((tls_model("initial-exec")));
 extern thread_local Strand t_strand __attribute__((tls_model("initial-exec")));
 
+struct Found {
+  Task* task = nullptr;
+  bool stolen = false;  // from another worker's deque, not sent to this one's inbox
+};
+
 // adws: where a worker may steal: from workers first..last, tasks whose range begins in [begin, end) (the tasks of
 // one group and of the groups made under it). The default: anywhere, anything.
 struct StealScope {
@@ -70,10 +75,11 @@ class Pool {
   void dispatch(Task* task, int from);
   // Whether a new child of worker `from`, bound for worker `home` (-1: from's), runs at once in its maker: when no
   // other worker could start it sooner.
-  bool runs_at_once(int from, int home) const;
-  // A task for `me` from elsewhere than its own deque: its inbox, then a steal as the scheduler allows; nullptr
-  // when none was found.
-  Task* find(Worker& me);
+  bool runs_at_once(int from, int home);
+  // A task for `me` from elsewhere than its own deque: its inbox, then a steal as the scheduler allows (nullptr
+  // when none was found); and running one, a stolen one paced (pool.cpp).
+  Found find(Worker& me);
+  void run_found(Worker& me, Found found);
   void execute(Worker& me, Task& task);    // runs it as `me`'s strand and tells its group
   void run_taken(Worker& me, Task* task);  // a task from a deque or an inbox: executes it, then frees a spawned one
   void wake();                             // after making work visible: wakes the sleeping workers

@@ -157,7 +157,7 @@ void TaskGroup::join() {
     }
     // The maker has run every child left to it: its own share is done.
     if (spans_workers_ && !finished_somewhere_.exchange(true, std::memory_order_acq_rel)) pool_->wake();
-    if (Task* t = pool_->find(me)) {
+    if (Task* t = pool_->find(me).task) {  // run at once, unpaced: the continuation waits on this group
       idle.found(me);
       fails = 0;
       pool_->run_taken(me, t);
