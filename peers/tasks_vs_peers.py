@@ -13,16 +13,32 @@ Method. Each round runs, for each thread count, in this order:
          OMP_PLACES=cores and OMP_PROC_BIND=close (ULIBC's compact places its workers so); oneTBB places its own
          and gets neither (libgomp would bind the initial thread, and oneTBB's workers would inherit its one
          processor).
+  Itoyori (with --itoyori and --ityrbench, clones of github.com/itoyori/itoyori with its submodules and of
+         github.com/itoyori/ityrbench): ityrbench's cilksort.cpp, 64-bit keys (-DITYRBENCH_ELEM_TYPE=long),
+         compiled into the work directory with Debian's mpicxx and ityrbench's flags, once per scheduler
+         (-DITYR_ITO_SCHEDULER=randws with the cyclic memory mapper, adws with block_adws); run as
+         `mpirun -n T --bind-to core setarch ... cilksort -n S -r R -s 16384 -m 16384` (one process per core,
+         ULIBC's cutoffs), OMPI_MCA_osc=pt2pt (Debian's Open MPI 4.1 otherwise aborts in MPI_Win_create). Its
+         timer covers the sort alone; it checks each result sorted. Its keys are its own random ones, drawn
+         afresh each run. On one machine Open MPI gives no progress to one-sided operations while the target
+         computes, so its processes barely steal (docs/PERFORMANCE.md).
 
 The report gives each figure's median over the rounds, and for ULIBC's best scheduler in each round its ratio to
 the best peer of that round (the median of the per-round ratios): these machines are noisy.
 
 usage: peers/tasks_vs_peers.py --build DIR [--threads 1,2] [--rounds 3] [--fib 32] [--linear 1000000]
-                               [--size 100000000] [--reps 3] [--json FILE]
+                               [--size 100000000] [--reps 3] [--itoyori DIR --ityrbench DIR] [--workdir DIR]
+                               [--json FILE]
+Example (Itoyori needs its submodules lxm_random, unordered_dense and massivelogger):
+  git clone --recursive https://github.com/itoyori/itoyori /tmp/itoyori
+  git clone https://github.com/itoyori/ityrbench /tmp/ityrbench
+  python3 peers/tasks_vs_peers.py --build build --itoyori /tmp/itoyori --ityrbench /tmp/ityrbench
 """
 import argparse
 import json
 import os
+import platform
+import re
 import statistics
 import sys
 import tempfile
@@ -30,6 +46,10 @@ import tempfile
 import peers_common as common
 
 SCHEDULERS = ["random", "hierarchical", "adws"]
+ITOYORI_SCHEDULERS = {"randws": "cyclic", "adws": "block_adws"}  # each with the memory mapper ityrbench pairs it with
+ITOYORI_CUTOFF = 16384  # ULIBC's Cilksort cutoffs (serial sort and serial merge)
+ITOYORI_TIMEOUT = 1800  # seconds for one run of R sorts
+MPI_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1", "OMPI_MCA_osc": "pt2pt"}
 
 
 def ulibc_bench(build, kernel, threads, extra):
@@ -61,6 +81,44 @@ def peer(build, mode, n, runtime, threads, reps):
     return statistics.median(line["values"])
 
 
+def build_itoyori(itoyori, ityrbench, workdir):
+    """ityrbench's cilksort.cpp, once per scheduler; returns {scheduler: binary}."""
+    includes = [os.path.join(itoyori, d) for d in ("include", "unordered_dense/include", "lxm_random/include",
+                                                    "massivelogger/include")]
+    includes += [os.path.join(ityrbench, d) for d in ("third-party/pcg-cpp/include", "third-party/backward-cpp")]
+    for d in includes:
+        if not os.path.isdir(d):
+            sys.exit(f"{d}: missing (are Itoyori's submodules checked out?)")
+    libs = ["-lrt"] + (["-lnuma"] if os.path.exists("/usr/include/numa.h") else [])
+    binaries = {}
+    for sched, mapper in ITOYORI_SCHEDULERS.items():
+        out = os.path.join(workdir, f"cilksort_{sched}")
+        common.run(["mpicxx", "-std=c++17", "-O3", "-DNDEBUG", "-fno-stack-protector"] +
+                   [f"-I{d}" for d in includes] +
+                   ["-DITYRBENCH_ELEM_TYPE=long", "-DITYR_ALLOCATOR_USE_DYNAMIC_WIN=false",
+                    f"-DITYR_ITO_SCHEDULER={sched}", f"-DITYR_ORI_DEFAULT_MEM_MAPPER={mapper}",
+                    os.path.join(ityrbench, "cilksort.cpp"), "-o", out] + libs)
+        binaries[sched] = out
+    return binaries
+
+
+def itoyori_sort(binary, size, processes, reps):
+    """The median seconds of its sorts, each checked by itself; None when the run timed out."""
+    env = ["env"] + [f"{k}={v}" for k, v in MPI_ENV.items()]
+    cmd = env + ["mpirun", "-n", str(processes), "--bind-to", "core", "--oversubscribe", "setarch",
+                 platform.machine(), "--addr-no-randomize", binary, "-n", str(size), "-r", str(reps),
+                 "-s", str(ITOYORI_CUTOFF), "-m", str(ITOYORI_CUTOFF)]
+    out, _ = common.run_limited(cmd, ITOYORI_TIMEOUT)
+    if out is None:
+        return None
+    if "Wrong result" in out:
+        sys.exit(f"{' '.join(cmd)}: Itoyori's cilksort reports a wrong result")
+    times = [int(ns) / 1e9 for ns in re.findall(r"^\[\d+\] (\d+) ns - Result verified", out, re.M)]
+    if len(times) != reps:
+        sys.exit(f"{' '.join(cmd)}: {len(times)} verified sorts of {reps}\n{out[-2000:]}")
+    return statistics.median(times)
+
+
 def one_round(args, threads):
     spawn = ulibc_bench(args.build, "spawn", threads, ["--fib", str(args.fib), "--linear", str(args.linear),
                                                         "--reps", str(args.reps)])
@@ -75,13 +133,17 @@ def one_round(args, threads):
         row[("linear", runtime)] = peer(args.build, "linear", args.linear, runtime, threads, args.reps)
     for runtime in ("tbb", "stdpar", "omp"):
         row[("sort", runtime)] = peer(args.build, "sort", args.size, runtime, threads, args.reps)
+    for sched, binary in args.itoyori_binaries.items():
+        seconds = itoyori_sort(binary, args.size, threads, args.reps)
+        if seconds is not None:
+            row[("sort", "itoyori " + sched)] = seconds
     return row
 
 
 def report(rounds_by_threads):
     print("| threads | measure | " + " | ".join("ULIBC " + s for s in SCHEDULERS) +
-          " | oneTBB | std::execution::par | OpenMP tasks | ULIBC best / best peer |")
-    print("| ---: | --- |" + " ---: |" * (len(SCHEDULERS) + 4))
+          " | oneTBB | std::execution::par | OpenMP tasks | Itoyori randws | Itoyori adws | ULIBC best / best peer |")
+    print("| ---: | --- |" + " ---: |" * (len(SCHEDULERS) + 6))
     for threads, rounds in rounds_by_threads.items():
         for measure, unit in (("fib", "ns/task"), ("linear", "ns/task"), ("sort", "s")):
             def med(who):
@@ -92,7 +154,8 @@ def report(rounds_by_threads):
                 ours = min(r[(measure, "ulibc " + s)] for s in SCHEDULERS)
                 theirs = min(v for (m, who), v in r.items() if m == measure and not who.startswith("ulibc"))
                 ratios.append(ours / theirs)
-            cells = [med("ulibc " + s) for s in SCHEDULERS] + [med("tbb"), med("stdpar"), med("omp")]
+            cells = [med("ulibc " + s) for s in SCHEDULERS] + [med("tbb"), med("stdpar"), med("omp"),
+                                                                med("itoyori randws"), med("itoyori adws")]
             print(f"| {threads} | {measure} ({unit}) | " + " | ".join(cells) +
                   f" | {statistics.median(ratios):.2f} |")
 
@@ -106,10 +169,18 @@ def main():
     p.add_argument("--linear", type=int, default=1000000)
     p.add_argument("--size", type=int, default=100000000)
     p.add_argument("--reps", type=int, default=3)
+    p.add_argument("--itoyori", default=os.environ.get("ITOYORI_DIR"))
+    p.add_argument("--ityrbench", default=os.environ.get("ITYRBENCH_DIR"))
+    p.add_argument("--workdir", help="where Itoyori's cilksort is built (default: a temporary directory)")
     p.add_argument("--json")
     args = p.parse_args()
     if args.rounds < 1 or args.reps < 1:
         sys.exit("--rounds and --reps: at least 1")
+    if bool(args.itoyori) != bool(args.ityrbench):
+        sys.exit("--itoyori and --ityrbench go together")
+    workdir = args.workdir or tempfile.mkdtemp(prefix="ulibc-itoyori-")
+    os.makedirs(workdir, exist_ok=True)
+    args.itoyori_binaries = build_itoyori(args.itoyori, args.ityrbench, workdir) if args.itoyori else {}
     thread_counts = [int(t) for t in args.threads.split(",")]
     rounds = {t: [] for t in thread_counts}
     for r in range(args.rounds):
