@@ -205,18 +205,17 @@ Found Pool::find(Worker& me) {
 
 // A thief that went straight back for more after a tiny stolen task would take a loop of tiny children from its
 // spawner one by one, every child crossing between the cores: the spawner's deque never filled up to where it runs
-// children at once, and a linear spawn tree cost 130-500 ns a child on two cores (libgomp: 40-110). Pausing after
-// such a task lets the spawner run them itself; a stolen task worth its steal is followed at once by the next look.
-void Pool::run_found(Worker& me, Found found) {
+// children at once, and a linear spawn tree cost 130-500 ns a child on two cores (libgomp: 40-110). So a worker
+// out of work pauses after such a task (work_loop), and the spawner runs them itself; a stolen task worth its
+// steal is followed at once by the next look.
+bool Pool::run_found(Worker& me, Found found) {
   if (!found.stolen) {
     run_taken(me, found.task);
-    return;
+    return false;
   }
   const auto started = std::chrono::steady_clock::now();
   run_taken(me, found.task);
-  if (std::chrono::steady_clock::now() - started >= kStealWorth) return;
-  const auto until = std::chrono::steady_clock::now() + kStealBackoff;
-  while (std::chrono::steady_clock::now() < until && !stop_.load(std::memory_order_relaxed)) spin_pause();
+  return std::chrono::steady_clock::now() - started < kStealWorth;
 }
 
 void Pool::execute(Worker& me, Task& task) {
@@ -269,7 +268,11 @@ void Pool::work_loop(Worker& me) {
     if (const Found found = find(me); found.task) {
       idle.found(me);
       fails = 0;
-      run_found(me, found);
+      if (run_found(me, found)) {  // a stolen task too small to pay for its steal
+        idle.failed();
+        const auto until = std::chrono::steady_clock::now() + kStealBackoff;
+        while (std::chrono::steady_clock::now() < until && !stop_.load(std::memory_order_relaxed)) spin_pause();
+      }
       continue;
     }
     idle.failed();

@@ -77,9 +77,9 @@ class Pool {
   // other worker could start it sooner.
   bool runs_at_once(int from, int home);
   // A task for `me` from elsewhere than its own deque: its inbox, then a steal as the scheduler allows (nullptr
-  // when none was found); and running one, a stolen one paced (pool.cpp).
+  // when none was found); running one, and whether it was a stolen task too small to pay for its steal.
   Found find(Worker& me);
-  void run_found(Worker& me, Found found);
+  bool run_found(Worker& me, Found found);
   void execute(Worker& me, Task& task);    // runs it as `me`'s strand and tells its group
   void run_taken(Worker& me, Task* task);  // a task from a deque or an inbox: executes it, then frees a spawned one
   void wake();                             // after making work visible: wakes the sleeping workers
