@@ -74,9 +74,6 @@ class TaskDeque {
     seen_top_ = top_.load(std::memory_order_relaxed);
     return b - seen_top_ >= k;
   }
-  std::int64_t size_estimate() const {  // any thread: how many it holds, a hint racing with pushes and steals
-    return bottom_.load(std::memory_order_relaxed) - top_.load(std::memory_order_relaxed);
-  }
   bool looks_empty() const {  // any thread; a hint, racing with pushes and steals
     return top_.load(std::memory_order_seq_cst) >= bottom_.load(std::memory_order_seq_cst);
   }
