@@ -462,6 +462,9 @@ TEST(Tasks, BadInputIsNamed) {
             0, 4, 1, [](std::size_t, std::size_t) {}, &profile);
       },
       "past its work profile of 3");
+  const Mapping one = Mapping::build(live_topology(), Policy(PolicyKind::compact), 1);
+  expect_input_error([&] { (void)tasks::adws_node_begins(one, 10, 0); }, "grain 0");
+  expect_input_error([&] { (void)tasks::adws_node_begins(one, 4, 1, &profile); }, "past its work profile of 3");
   const std::vector<double> negative = {1.0, -2.0};
   expect_input_error([&] { tasks::WorkProfile p(negative); }, "element 1 has work -2");
   const std::vector<double> nan = {std::nan("")};
