@@ -5,6 +5,7 @@
 #include "gmres/gmres_bench.hpp"
 #include "harness/bench_kernel.hpp"
 #include "heat/heat_bench.hpp"
+#include "sdp/sdp_bench.hpp"
 #include "simpath/simpath_bench.hpp"
 #include "spawn/spawn_bench.hpp"
 #include "sssp/sssp_bench.hpp"
@@ -25,6 +26,7 @@ std::vector<std::unique_ptr<BenchKernel>> all_kernels() {
   kernels.push_back(spawn::make_bench());
   kernels.push_back(cilksort::make_bench());
   kernels.push_back(heat::make_bench());
+  kernels.push_back(sdp::make_bench());
   return kernels;
 }
 

@@ -54,5 +54,7 @@ set(ULIBC_GMRES_SOURCES
 # The semidefinite-programming solver: the problem and its SDPA files (these need no OpenMP or BLAS: the fuzz
 # target builds them alone), then the interior-point method and its Schur complement (ELEMENTS).
 set(ULIBC_SDP_FILE_SOURCES ${_d}/sdp/problem.cpp ${_d}/sdp/sdpa_format.cpp)
-set(ULIBC_SDP_SOURCES ${ULIBC_SDP_FILE_SOURCES})
+set(ULIBC_SDP_SOURCES
+    ${ULIBC_SDP_FILE_SOURCES} ${_d}/sdp/block_matrix.cpp ${_d}/sdp/dense.cpp ${_d}/sdp/cone.cpp ${_d}/sdp/elements.cpp
+    ${_d}/sdp/sdp.cpp ${_d}/sdp/random_problem.cpp ${_d}/sdp/verify.cpp ${_d}/sdp/result_file.cpp)
 unset(_d)

@@ -5,8 +5,9 @@
 // so adding a subcommand is one new file and one table entry. The commands
 // live in two programs: `ulibc` (topology, map, run) stays free of OpenMP,
 // whose runtime would read OMP_* variables and pin the process as it starts
-// (ruining `ulibc run`); `ulibc-kernels` (bench, tune, simpath, sssp) runs the
-// OpenMP kernels, and `ulibc bench|tune|simpath|sssp …` hands over to it.
+// (ruining `ulibc run`); `ulibc-kernels` (bench, tune, simpath, sssp, gmres, sdp)
+// runs the OpenMP kernels, and `ulibc bench|tune|simpath|sssp|gmres|sdp …` hands
+// over to it.
 #pragma once
 #include <CLI/CLI.hpp>
 #include <functional>
@@ -47,6 +48,7 @@ Command add_tune_command(CLI::App& parent);
 Command add_simpath_command(CLI::App& parent);
 Command add_sssp_command(CLI::App& parent);
 Command add_gmres_command(CLI::App& parent);
+Command add_sdp_command(CLI::App& parent);
 // `ulibc bench mpi`, registered by bench among its kernels.
 Command add_bench_mpi_command(CLI::App& bench);
 

@@ -1,4 +1,4 @@
-// main.cpp — `ulibc`: topology, map and run here; bench, tune, simpath, sssp and gmres handed to ulibc-kernels.
+// main.cpp — `ulibc`: topology, map and run here; bench, tune, simpath, sssp, gmres and sdp handed to ulibc-kernels.
 //
 // The kernels live in a companion program because of OpenMP (commands.hpp says why).
 #include <unistd.h>
@@ -27,7 +27,8 @@ constexpr const char* kKernelCommands =
     "  tune                        Measure every policy on a kernel and name the fastest at each thread count\n"
     "  simpath                     Count the simple s-t paths of a graph exactly (ZDD, parallel EBA)\n"
     "  sssp                        Shortest paths on road graphs (DIMACS files or generated): checksums, queries/s\n"
-    "  gmres                       Solve A x = b by GMRES(m) on MPI, tuned at run time (mpirun -n K ulibc gmres)\n";
+    "  gmres                       Solve A x = b by GMRES(m) on MPI, tuned at run time (mpirun -n K ulibc gmres)\n"
+    "  sdp                         Solve a semidefinite program (SDPA files) by SDPA's interior-point method\n";
 
 // ulibc-kernels sits next to ulibc, in the build tree and once installed.
 int hand_over(char** argv) {
@@ -46,7 +47,8 @@ int hand_over(char** argv) {
 int main(int argc, char** argv) {
   if (argc > 1) {
     const std::string_view command = argv[1];
-    if (command == "bench" || command == "tune" || command == "simpath" || command == "sssp" || command == "gmres")
+    if (command == "bench" || command == "tune" || command == "simpath" || command == "sssp" || command == "gmres" ||
+        command == "sdp")
       return hand_over(argv);
   }
   return ulibc::cli::cli_main(argc, argv, kCommands,

@@ -1,0 +1,408 @@
+// sdp/sdp.cpp — SDPA's Mehrotra-type predictor–corrector iteration on the HRVW/KSH/M direction.
+#include "sdp/sdp.hpp"
+
+#include <cblas.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <tuple>
+
+#include "harness/memory_check.hpp"
+#include "harness/timer.hpp"
+#include "sdp/cone.hpp"
+#include "sdp/dense.hpp"
+#include "ulibc/error.hpp"
+
+extern "C" {
+void dpotrf_(const char* uplo, const int* n, double* a, const int* lda, int* info);
+void dpotrs_(const char* uplo, const int* n, const int* nrhs, const double* a, const int* lda, double* b,
+             const int* ldb, int* info);
+}
+
+namespace ulibc::sdp {
+
+const char* phase_name(Phase p) {
+  switch (p) {
+    case Phase::noINFO:
+      return "noINFO";
+    case Phase::pFEAS:
+      return "pFEAS";
+    case Phase::dFEAS:
+      return "dFEAS";
+    case Phase::pdFEAS:
+      return "pdFEAS";
+    case Phase::pdOPT:
+      return "pdOPT";
+    case Phase::pUNBD:
+      return "pUNBD";
+    case Phase::dUNBD:
+      return "dUNBD";
+  }
+  return "?";
+}
+
+void check(const Parameters& p) {
+  auto positive = [](double v, const char* name) {
+    if (!(v > 0)) throw input_error(fmt::format("{} {}: must be positive", name, v));
+  };
+  if (p.max_iteration < 1) throw input_error(fmt::format("maxIteration {}: at least 1", p.max_iteration));
+  positive(p.epsilon_star, "epsilonStar");
+  positive(p.epsilon_dash, "epsilonDash");
+  positive(p.lambda_star, "lambdaStar");
+  if (!(p.lower_bound < p.upper_bound)) throw input_error("lowerBound must lie below upperBound");
+  auto fraction = [](double v, const char* name) {
+    if (!(v > 0 && v < 1)) throw input_error(fmt::format("{} {}: must lie in (0, 1)", name, v));
+  };
+  fraction(p.beta_star, "betaStar");
+  fraction(p.beta_bar, "betaBar");
+  fraction(p.gamma_star, "gammaStar");
+  if (p.beta_bar < p.beta_star) throw input_error("betaBar must be at least betaStar");
+}
+
+double relative_gap(double obj_p, double obj_d) {
+  return std::abs(obj_p - obj_d) / std::max(1.0, (std::abs(obj_p) + std::abs(obj_d)) / 2);
+}
+
+namespace {
+
+using Timed = harness::AddTime;
+
+// Refuses, before allocating, a problem whose B and dense blocks cannot fit: B twice (its raw rows and the matrix
+// LAPACK factors), and some twenty block matrices (iterates, factors, directions, products).
+void require_memory_for(const Problem& problem, int nodes) {
+  const std::uint64_t m = static_cast<std::uint64_t>(problem.m());
+  const std::uint64_t blocks = BlockMatrix::offsets(problem.blocks).back() * sizeof(double);
+  const std::uint64_t bytes = harness::saturating_mul(harness::saturating_mul(m, m), 2 * sizeof(double)) +
+                              harness::saturating_mul(blocks, 20 + 2 * static_cast<std::uint64_t>(nodes));
+  harness::require_memory(bytes,
+                          fmt::format("the Schur complement (m = {}) and the blocks (n = {})", m, problem.order()));
+}
+
+class Solver {
+ public:
+  Solver(const Problem& problem, const Options& options, const Topology& topo, const Mapping& map)
+      : p_(problem),
+        par_(options.parameters),
+        elements_(problem, options.elements, topo, map, options.placement),
+        m_(problem.m()),
+        threads_(map.size()),
+        b_(static_cast<std::size_t>(m_) * m_) {
+    for (BlockMatrix* a : {&X_, &Y_, &Lx_, &Ly_, &Xinv_, &P_, &H_, &T_, &M_, &dX_, &dY_, &dXp_, &dYp_, &work_, &work2_,
+                           &next_, &next_factor_})
+      *a = BlockMatrix(problem.blocks);
+    x_.assign(static_cast<std::size_t>(m_), 0.0);
+    correction_.assign(static_cast<std::size_t>(m_), 0.0);
+    X_.set_identity(par_.lambda_star);
+    Y_.set_identity(par_.lambda_star);
+    factor(X_, Lx_, threads_);
+    factor(Y_, Ly_, threads_);
+  }
+
+  Result run(const std::function<void(const Iteration&)>& on_iteration) {
+    Result r;
+    const harness::Timer whole;
+    for (int k = 0;; ++k) {
+      residuals();
+      r.iterations = k;
+      if (finished(k, r)) break;
+      const Iteration it = iterate(k);
+      r.history.push_back(it);
+      if (on_iteration) on_iteration(it);
+      if (!failed_.empty()) {
+        r.phase = phase_by_feasibility();
+        r.reason = failed_;
+        break;
+      }
+    }
+    times_.total = whole.seconds();
+    r.obj_p = obj_p_;
+    r.obj_d = obj_d_;
+    r.relative_gap = relative_gap(obj_p_, obj_d_);
+    r.p_feas_error = p_feas_;
+    r.d_feas_error = d_feas_;
+    r.x = x_;
+    r.X = X_;
+    r.Y = Y_;
+    r.times = times_;
+    r.elements_plan = elements_.describe();
+    return r;
+  }
+
+ private:
+  // P = F0 − Σ F_k x_k + X (zero when X is (P)'s slack), d_k = c_k − F_k • Y, and what SDPA prints of them.
+  void residuals() {
+    P_.set_zero();
+    P_.add(1, p_.f[0]);
+    for (int k = 1; k <= m_; ++k) P_.add(-x_[k - 1], p_.f[k]);
+    P_.axpy(1, X_);
+    d_.resize(static_cast<std::size_t>(m_));
+    d_feas_ = 0;
+    obj_p_ = 0;
+    for (int k = 1; k <= m_; ++k) {
+      d_[k - 1] = p_.c[k - 1] - dot(p_.f[k], Y_);
+      d_feas_ = std::max(d_feas_, std::abs(d_[k - 1]));
+      obj_p_ += p_.c[k - 1] * x_[k - 1];
+    }
+    p_feas_ = P_.max_abs();
+    obj_d_ = dot(p_.f[0], Y_);
+    mu_ = dot(X_, Y_) / static_cast<double>(p_.order());
+  }
+
+  bool primal_feasible() const { return p_feas_ <= par_.epsilon_dash; }
+  bool dual_feasible() const { return d_feas_ <= par_.epsilon_dash; }
+
+  Phase phase_by_feasibility() const {
+    if (primal_feasible() && dual_feasible()) return Phase::pdFEAS;
+    if (primal_feasible()) return Phase::pFEAS;
+    return dual_feasible() ? Phase::dFEAS : Phase::noINFO;
+  }
+
+  // Whether the last kStall iterations failed to halve the gap and feasibility errors together: the iterates have
+  // reached the floor that rounding sets (control5 and hinf1 end there: x of 1e4 times a dual error of 1e-10).
+  bool stalled(int k) {
+    const double merit = relative_gap(obj_p_, obj_d_) + p_feas_ + d_feas_;
+    if (k == 0 || merit < best_merit_ / 2) {
+      best_merit_ = merit;
+      best_at_ = k;
+    }
+    return k - best_at_ >= kStall;
+  }
+
+  bool finished(int k, Result& r) {
+    if (primal_feasible() && dual_feasible() && relative_gap(obj_p_, obj_d_) <= par_.epsilon_star) {
+      r.phase = Phase::pdOPT;
+      r.reason = "relative gap and feasibility errors within epsilonStar and epsilonDash";
+    } else if (primal_feasible() && obj_p_ < par_.lower_bound) {
+      r.phase = Phase::pUNBD;
+      r.reason = fmt::format("(P) feasible with objective {:.6e} below lowerBound {:.1e}", obj_p_, par_.lower_bound);
+    } else if (dual_feasible() && obj_d_ > par_.upper_bound) {
+      r.phase = Phase::dUNBD;
+      r.reason = fmt::format("(D) feasible with objective {:.6e} above upperBound {:.1e}", obj_d_, par_.upper_bound);
+    } else if (k >= par_.max_iteration) {
+      r.phase = phase_by_feasibility();
+      r.reason = fmt::format("maxIteration {} reached", par_.max_iteration);
+    } else if (stalled(k)) {
+      r.phase = phase_by_feasibility();
+      r.reason = fmt::format("no progress in {} iterations: the gap and the feasibility errors stay near {:.1e}",
+                             kStall, best_merit_);
+    } else {
+      return false;
+    }
+    return true;
+  }
+
+  Iteration iterate(int k) {
+    Iteration it{.number = k, .mu = mu_, .theta_p = theta_p_, .theta_d = theta_d_, .obj_p = obj_p_, .obj_d = obj_d_};
+    {
+      Timed t(times_.factor);
+      invert(Lx_, Xinv_, threads_);
+    }
+    {
+      Timed t(times_.elements);
+      elements_.compute(Xinv_, Y_, b_);
+    }
+    {
+      Timed t(times_.cholesky);
+      if (!factor_schur()) return fail(it, "the Schur complement matrix is not positive definite (CHOLESKY failed)");
+    }
+    const bool feasible = primal_feasible() && dual_feasible();
+    if (p_feas_ > 0) {
+      Timed t(times_.products);
+      sym_product(Xinv_, P_, Y_, H_, work_, threads_);
+    }  // X⁻¹ P Y: what the primal residual asks of dY
+    // Predictor: towards μ = 0 when feasible, β̄μ when not.
+    target(feasible ? 0.0 : par_.beta_bar * mu_, nullptr);
+    direction();
+    const auto [predicted_p, predicted_d] = steps(StepMethod::estimate);
+    // Corrector: the centring from how far the predictor would get, and its second-order term.
+    work_ = X_;
+    work_.axpy(predicted_p, dX_);
+    M_ = Y_;
+    M_.axpy(predicted_d, dY_);
+    double beta = std::pow(dot(work_, M_) / dot(X_, Y_), 2);
+    beta = std::min(1.0, std::max(feasible ? par_.beta_star : par_.beta_bar, beta));
+    dXp_ = dX_;
+    dYp_ = dY_;
+    target(beta * mu_, &dXp_);
+    direction();
+    const auto [alpha_p, alpha_d] = take_steps();
+    for (int i = 0; i < m_; ++i) x_[i] += alpha_p * dx_[i];
+    theta_p_ *= 1 - alpha_p;
+    theta_d_ *= 1 - alpha_d;
+    it.alpha_p = alpha_p;
+    it.alpha_d = alpha_d;
+    it.beta = beta;
+    return it;
+  }
+
+  // B = L Lᵀ, keeping B for the refinement of each solve. Near the optimum B can be too ill-conditioned for
+  // Cholesky in floating point: then B + δI is factored instead, δ from 1e-14 of B's largest diagonal entry up to
+  // 1e-6 of it, and the refinement against B itself recovers the direction (SDPA stops here, as far as gpp100).
+  bool factor_schur() {
+    const std::size_t m = static_cast<std::size_t>(m_);
+    exact_b_ = b_;
+    double largest = 0;
+    for (std::size_t i = 0; i < m; ++i) largest = std::max(largest, b_[i + i * m]);
+    for (double delta = 0; delta <= 1e-6 * largest; delta = delta == 0 ? 1e-14 * largest : delta * 100) {
+      if (delta > 0) {
+        b_ = exact_b_;
+        for (std::size_t i = 0; i < m; ++i) b_[i + i * m] += delta;
+      }
+      int info = 0;
+      dpotrf_("L", &m_, b_.data(), &m_, &info);
+      if (info == 0) {
+        shift_ = delta;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // v ← B⁻¹ v from the factor, then refined: each round solves for what B v still misses.
+  void solve_schur(std::vector<double>& v) {
+    Timed t(times_.cholesky);
+    const int one = 1;
+    int info = 0;
+    rhs_ = v;
+    dpotrs_("L", &m_, &one, b_.data(), &m_, v.data(), &m_, &info);
+    for (int round = 0; round < kRefinements; ++round) {
+      residual_ = rhs_;  // r − B v
+      cblas_dsymv(CblasColMajor, CblasLower, m_, -1.0, exact_b_.data(), m_, v.data(), 1, 1.0, residual_.data(), 1);
+      dpotrs_("L", &m_, &one, b_.data(), &m_, residual_.data(), &m_, &info);
+      for (int i = 0; i < m_; ++i) v[i] += residual_[i];
+    }
+  }
+
+  Iteration fail(Iteration it, const char* why) {
+    failed_ = why;
+    return it;
+  }
+
+  // T ← μ X⁻¹ − Y − sym(X⁻¹ dXp dYp): dY before the part that depends on dX (the second-order term when given).
+  void target(double mu, const BlockMatrix* second_order) {
+    T_ = Xinv_;
+    for (int b = 0; b < T_.blocks(); ++b)
+      for (double& v : T_.block(b)) v *= mu;
+    T_.axpy(-1, Y_);
+    if (second_order) {
+      {
+        Timed t(times_.products);
+        sym_product(Xinv_, dXp_, dYp_, M_, work_, threads_);
+      }
+      T_.axpy(-1, M_);
+    }
+  }
+
+  // B dx = r with r_k = −d_k + F_k • (T + sym(X⁻¹ P Y)); dX = Σ F_k dx_k − P; dY = T − sym(X⁻¹ dX Y).
+  void direction() {
+    M_ = T_;
+    if (p_feas_ > 0) M_.axpy(1, H_);
+    dx_.resize(static_cast<std::size_t>(m_));
+    for (int k = 1; k <= m_; ++k) dx_[k - 1] = -d_[k - 1] + dot(p_.f[k], M_);
+    solve_schur(dx_);
+    dX_.set_zero();
+    for (int k = 1; k <= m_; ++k) dX_.add(dx_[k - 1], p_.f[k]);
+    dX_.axpy(-1, P_);
+    {
+      Timed t(times_.products);
+      sym_product(Xinv_, dX_, Y_, M_, work_, threads_);
+    }
+    dY_ = T_;
+    dY_.axpy(-1, M_);
+    refine_direction();
+  }
+
+  // The Newton system refined as a whole: e_k = d_k − F_k • dY is what the direction misses of the dual equations
+  // (zero but for rounding: near the optimum X⁻¹ is large, and the products that make dY round differently from
+  // ELEMENTS's sums). δx = −B⁻¹ e moves dx, dX = Σ F_k dx_k − P and dY together, so that the complementarity
+  // equation still holds; only e's own rounding is left. Without it, control2, hinf1 and gpp250-1 end dual
+  // infeasible depending on the order of the products' rounding.
+  void refine_direction() {
+    double missed = 0;
+    for (int k = 1; k <= m_; ++k) {
+      correction_[k - 1] = -(d_[k - 1] - dot(p_.f[k], dY_));
+      missed = std::max(missed, std::abs(correction_[k - 1]));
+    }
+    if (missed == 0) return;
+    solve_schur(correction_);
+    for (int k = 1; k <= m_; ++k) dx_[k - 1] += correction_[k - 1];
+    work2_.set_zero();  // Σ F_k δx_k
+    for (int k = 1; k <= m_; ++k) work2_.add(correction_[k - 1], p_.f[k]);
+    dX_.axpy(1, work2_);
+    {
+      Timed t(times_.products);
+      sym_product(Xinv_, work2_, Y_, M_, work_, threads_);
+    }
+    dY_.axpy(-1, M_);
+  }
+
+  // The primal and dual step lengths: γ* of the way to the cone's boundary, at most 1.
+  std::pair<double, double> steps(StepMethod method) {
+    const double cap = 1 / par_.gamma_star;  // γ*·α_max ≥ 1 needs α_max no further
+    Timed t(times_.step);
+    const auto [to_x, to_y] = max_steps(Lx_, dX_, Ly_, dY_, cap, threads_, method);
+    return {std::min(1.0, par_.gamma_star * to_x), std::min(1.0, par_.gamma_star * to_y)};
+  }
+
+  // X += αp dX and Y += αd dY with the estimated steps, each checked by factoring its result (the factor the next
+  // iteration needs); where that fails, the exact step, shortened further while rounding still defeats it.
+  std::pair<double, double> take_steps() {
+    auto [alpha_p, alpha_d] = steps(StepMethod::estimate);
+    Timed t(times_.factor);
+    const bool x_ok = advance(X_, Lx_, dX_, alpha_p), y_ok = advance(Y_, Ly_, dY_, alpha_d);
+    if (x_ok && y_ok) return {alpha_p, alpha_d};
+    const auto [exact_p, exact_d] = steps(StepMethod::exact);
+    if (!x_ok) alpha_p = exact_p;
+    if (!y_ok) alpha_d = exact_d;
+    bool x_moved = x_ok, y_moved = y_ok;
+    for (int tries = 0; tries < kShortenings && !(x_moved && y_moved); ++tries) {
+      if (!x_moved && !(x_moved = advance(X_, Lx_, dX_, alpha_p))) alpha_p *= par_.gamma_star;
+      if (!y_moved && !(y_moved = advance(Y_, Ly_, dY_, alpha_d))) alpha_d *= par_.gamma_star;
+    }
+    if (!x_moved || !y_moved)
+      fail(Iteration{}, "X or Y cannot stay in the cone: no step of γ*^10 of the exact length factors");
+    return {x_moved ? alpha_p : 0.0, y_moved ? alpha_d : 0.0};
+  }
+
+  // a ← a + α d and f ← its factor, when a + α d factors; else neither changes.
+  bool advance(BlockMatrix& a, BlockMatrix& f, const BlockMatrix& d, double alpha) {
+    next_ = a;
+    next_.axpy(alpha, d);
+    if (!factor(next_, next_factor_, threads_)) return false;
+    std::swap(a, next_);
+    std::swap(f, next_factor_);
+    return true;
+  }
+
+  const Problem& p_;
+  Parameters par_;
+  Elements elements_;
+  int m_;
+  int threads_;
+  static constexpr int kRefinements = 2;
+  static constexpr int kShortenings = 10;
+  static constexpr int kStall = 8;
+  double best_merit_ = 0;
+  int best_at_ = 0;
+  std::vector<double> b_, exact_b_, x_, d_, dx_, rhs_, residual_, correction_;
+  double shift_ = 0;  // δ of the last factored B + δI
+  BlockMatrix X_, Y_, Lx_, Ly_, Xinv_, P_, H_, T_, M_, dX_, dY_, dXp_, dYp_, work_, work2_, next_, next_factor_;
+  double mu_ = 0, p_feas_ = 0, d_feas_ = 0, obj_p_ = 0, obj_d_ = 0, theta_p_ = 1, theta_d_ = 1;
+  Times times_;
+  std::string failed_;
+};
+
+}  // namespace
+
+Result solve(const Problem& problem, const Options& options, const Topology& topo, const Mapping& map,
+             const std::function<void(const Iteration&)>& on_iteration) {
+  check(options.parameters);
+  require_memory_for(problem, map.nodes_used());
+  dense::BlasThreads one(1);  // the team shares the dense work itself (sdp/cone.hpp says why)
+  Solver solver(problem, options, topo, map);
+  return solver.run(on_iteration);
+}
+
+}  // namespace ulibc::sdp

@@ -1,0 +1,14 @@
+// sdp/sdp_bench.hpp — `ulibc bench sdp`.
+#pragma once
+#include <memory>
+
+#include "harness/bench_kernel.hpp"
+
+namespace ulibc::sdp {
+
+// Options --problem (an SDPA file or random:M:SIZES), --elements, --placement and --reps; per run and placement of
+// X⁻¹ and Y (a variant each) the time of ELEMENTS, of CHOLESKY and of the whole solve, every solve checked by the
+// verifier (the ULIBC paper's Figs. 15–16 are ELEMENTS under each policy and thread count).
+std::unique_ptr<harness::BenchKernel> make_bench();
+
+}  // namespace ulibc::sdp
