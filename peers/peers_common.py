@@ -1,5 +1,5 @@
 """What the side-by-side comparisons with peer programs share (peers/bfs_vs_peers.py,
-peers/sssp_vs_peers.py, peers/gmres_vs_petsc.py): running a command with its peak RSS
+peers/sssp_vs_peers.py, peers/gmres_vs_petsc.py, peers/sdp_vs_peers.py): running a command with its peak RSS
 or with a time limit, building a driver
 against GAP's sources, starting GAP's OpenMP threads with ULIBC's placement,
 describing the machine, listing the commands run.
@@ -109,6 +109,12 @@ def run(cmd):
     if status != 0:
         sys.exit(f"failed ({status}): {COMMANDS[-1]}\n{err[-3000:]}")
     return out, rss, seconds
+
+
+def run_measured(cmd, timeout=None):
+    """Run cmd, whatever its exit; return (exit status, or None when stopped at `timeout` seconds,
+    stdout, stderr, peak RSS in bytes, seconds). For peers whose failure is a result to record."""
+    return _spawn(cmd, timeout)
 
 
 def run_limited(cmd, timeout, accept=(0,)):
