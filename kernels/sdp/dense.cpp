@@ -2,12 +2,14 @@
 #include "sdp/dense.hpp"
 
 #include <cblas.h>
+#include <omp.h>
 
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
 #include "ulibc/error.hpp"
+#include "ulibc/range.hpp"
 
 extern "C" {
 void dpotrf_(const char* uplo, const int* n, double* a, const int* lda, int* info);
@@ -47,10 +49,44 @@ double smallest_eigenvalue_destroying(double* a, int n) {
 
 }  // namespace
 
-bool cholesky(std::span<double> a, int n) {
+bool cholesky(std::span<double> a, int n, int lda) {
   int info = 0;
-  dpotrf_("L", &n, a.data(), &n, &info);
+  lda = std::max(lda, n);
+  dpotrf_("L", &n, a.data(), &lda, &info);
   return info == 0;
+}
+
+bool cholesky_team(std::span<double> a, int n, int threads) {
+  if (threads == 1 || n < 2 * kPanel) return cholesky(a, n);
+  bool ok = true;
+  double* const m = a.data();
+  const auto at = [&](int i, int j) { return m + i + static_cast<std::size_t>(j) * n; };
+#pragma omp parallel num_threads(threads)
+  {
+    const int t = omp_get_thread_num(), team = omp_get_num_threads();
+    for (int k = 0; k < n; k += kPanel) {
+      const int kb = std::min(kPanel, n - k), rest = n - k - kb;
+#pragma omp single
+      ok = cholesky({at(k, k), static_cast<std::size_t>(n - k) * n}, kb, n) && ok;
+      if (!ok || rest == 0) break;  // every thread reads ok after the single's barrier
+      const Range rows = even_share(Range{0, static_cast<std::size_t>(rest)}, static_cast<std::size_t>(t),
+                                    static_cast<std::size_t>(team));
+      if (!rows.empty())  // A21 ← A21 L11⁻ᵀ
+        cblas_dtrsm(CblasColMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, static_cast<int>(rows.size()), kb,
+                    1.0, at(k, k), n, at(k + kb + static_cast<int>(rows.begin), k), n);
+#pragma omp barrier
+      for (int c = t * kPanel; c < rest; c += team * kPanel) {  // A22 ← A22 − A21 A21ᵀ, column block by block
+        const int width = std::min(kPanel, rest - c), below = rest - c - width;
+        const int col = k + kb + c;
+        cblas_dsyrk(CblasColMajor, CblasLower, CblasNoTrans, width, kb, -1.0, at(col, k), n, 1.0, at(col, col), n);
+        if (below > 0)
+          cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, below, width, kb, -1.0, at(col + width, k), n,
+                      at(col, k), n, 1.0, at(col + width, col), n);
+      }
+#pragma omp barrier
+    }
+  }
+  return ok;
 }
 
 void invert_from_cholesky(std::span<double> l, int n) {

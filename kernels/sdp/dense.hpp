@@ -9,8 +9,13 @@
 namespace ulibc::sdp::dense {
 
 // a ← its Cholesky factor L (lower triangle; the strict upper triangle is left as it was). False when a is not
-// numerically positive definite.
-bool cholesky(std::span<double> a, int n);
+// numerically positive definite. `lda`: the distance between columns, when a is part of a larger matrix.
+bool cholesky(std::span<double> a, int n, int lda = 0);
+
+// The same on a team of `threads` (right-looking by panels of kPanel columns: the panel's triangular solve split by
+// rows, the trailing update by column blocks), for the Schur complement, whose order m is the solver's largest.
+inline constexpr int kPanel = 64;
+bool cholesky_team(std::span<double> a, int n, int threads);
 
 // l (a Cholesky factor from cholesky()) ← the full symmetric inverse of L Lᵀ.
 void invert_from_cholesky(std::span<double> l, int n);

@@ -53,12 +53,16 @@ Placement placement_named(const std::string& word) {
 
 namespace detail {
 
+bool gather_by_product(double n, double full, double rows) { return kIndirectCost * full * n > n * n * rows + full; }
+
 std::array<double, 3> formula_costs(double n, double full, double rows, double after) {
   const double k = kIndirectCost;
-  const double gather = k * full * n + rows * n;  // F_i Y on F_i's rows, and X⁻¹'s columns of those rows
-  return {gather + n * n * rows + k * after,      // F1: the dense product, then one read per entry of each F_j
-          gather + (rows + k) * after,            // F2: one inner product over the rows per entry of each F_j
-          k * full * after};                      // F3: all of F_i's entries per entry of each F_j
+  // F_i Y on F_i's rows (entry by entry, or as one product once F_i's rows are nearly full), and X⁻¹'s columns of
+  // those rows.
+  const double gather = std::min(k * full * n, n * n * rows + full) + rows * n;
+  return {gather + n * n * rows + k * after,  // F1: the dense product, then one read per entry of each F_j
+          gather + (rows + k) * after,        // F2: one inner product over the rows per entry of each F_j
+          k * full * after};                  // F3: all of F_i's entries per entry of each F_j
 }
 
 std::vector<int> balanced_ranges(std::span<const double> cost, int parts) {
@@ -81,9 +85,10 @@ using detail::BlockPlan;
 using detail::FullEntry;
 using detail::Member;
 
-// Per thread: F_i Y on F_i's rows (zc), X⁻¹'s columns of those rows (ur), F1's dense product (g).
+// Per thread: F_i Y on F_i's rows (zc), X⁻¹'s columns of those rows (ur), F1's dense product (g), F_i's rows
+// written out when they are nearly full (fr).
 struct Elements::Scratch {
-  std::vector<double> zc, ur, g;
+  std::vector<double> zc, ur, g, fr;
 };
 
 namespace {
@@ -248,8 +253,15 @@ void Elements::compute_dense(const BlockPlan& plan, std::size_t a, const double*
   const std::size_t rho = mi.rows.size();
   s.zc.assign(rho * n, 0.0);
   s.ur.resize(rho * n);
-  for (std::size_t e = 0; e < mi.entries.size(); ++e)
-    cblas_daxpy(plan.n, mi.entries[e].value, v + mi.entries[e].q * n, 1, s.zc.data() + mi.slot[e] * n, 1);
+  if (detail::gather_by_product(plan.n, static_cast<double>(mi.entries.size()), static_cast<double>(rho))) {
+    s.fr.assign(rho * n, 0.0);  // F_i's rows as an n×ρ column-major matrix: fr[ρ n + s] = F_{rows[ρ] s}
+    for (std::size_t e = 0; e < mi.entries.size(); ++e) s.fr[mi.slot[e] * n + mi.entries[e].q] = mi.entries[e].value;
+    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, plan.n, static_cast<int>(rho), plan.n, 1.0, v, plan.n,
+                s.fr.data(), plan.n, 0.0, s.zc.data(), plan.n);  // zc = V fr (V symmetric)
+  } else {
+    for (std::size_t e = 0; e < mi.entries.size(); ++e)
+      cblas_daxpy(plan.n, mi.entries[e].value, v + mi.entries[e].q * n, 1, s.zc.data() + mi.slot[e] * n, 1);
+  }
   for (std::size_t r = 0; r < rho; ++r) std::memcpy(s.ur.data() + r * n, u + mi.rows[r] * n, n * sizeof(double));
   if (mi.formula == Formula::f1) {
     s.g.resize(n * n);  // G = Ur Zcᵀ, both n×ρ column-major

@@ -77,6 +77,10 @@ struct BlockPlan {
   std::vector<std::vector<LpColumnEntry>> lp_columns;  // LP blocks only
 };
 
+// Whether F_i Y on F_i's rows is cheaper as one dense product (its rows nearly full: gpp's all-ones constraint)
+// than entry by entry.
+bool gather_by_product(double n, double full, double rows);
+
 // The costs of the three formulas for a constraint with `full` entries over `rows` rows in a dense block of order
 // n, when the constraints at or after it in the block's order hold `after` entries.
 std::array<double, 3> formula_costs(double n, double full, double rows, double after);

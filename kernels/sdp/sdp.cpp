@@ -117,14 +117,21 @@ class Solver {
       }
     }
     times_.total = whole.seconds();
-    r.obj_p = obj_p_;
-    r.obj_d = obj_d_;
-    r.relative_gap = relative_gap(obj_p_, obj_d_);
-    r.p_feas_error = p_feas_;
-    r.d_feas_error = d_feas_;
-    r.x = x_;
-    r.X = X_;
-    r.Y = Y_;
+    // Stopped short of an answer: the best point met, which rounding may have left behind.
+    const bool short_of_answer = r.phase != Phase::pdOPT && r.phase != Phase::pUNBD && r.phase != Phase::dUNBD;
+    const Point& answer = short_of_answer && best_.merit < merit() ? best_ : current();
+    if (&answer == &best_) {
+      r.reason += fmt::format("; the answer is iteration {}'s point, the best met", best_.iteration);
+      r.phase = phase_of(best_.p_feas, best_.d_feas);
+    }
+    r.obj_p = answer.obj_p;
+    r.obj_d = answer.obj_d;
+    r.relative_gap = relative_gap(answer.obj_p, answer.obj_d);
+    r.p_feas_error = answer.p_feas;
+    r.d_feas_error = answer.d_feas;
+    r.x = answer.x;
+    r.X = answer.X;
+    r.Y = answer.Y;
     r.times = times_;
     r.elements_plan = elements_.describe();
     return r;
@@ -153,21 +160,39 @@ class Solver {
   bool primal_feasible() const { return p_feas_ <= par_.epsilon_dash; }
   bool dual_feasible() const { return d_feas_ <= par_.epsilon_dash; }
 
-  Phase phase_by_feasibility() const {
-    if (primal_feasible() && dual_feasible()) return Phase::pdFEAS;
-    if (primal_feasible()) return Phase::pFEAS;
-    return dual_feasible() ? Phase::dFEAS : Phase::noINFO;
+  Phase phase_of(double p_feas, double d_feas) const {
+    const bool p = p_feas <= par_.epsilon_dash, d = d_feas <= par_.epsilon_dash;
+    if (p && d) return Phase::pdFEAS;
+    if (p) return Phase::pFEAS;
+    return d ? Phase::dFEAS : Phase::noINFO;
+  }
+  Phase phase_by_feasibility() const { return phase_of(p_feas_, d_feas_); }
+
+  // An iterate with what was measured of it.
+  struct Point {
+    int iteration = 0;
+    std::vector<double> x;
+    BlockMatrix X, Y;
+    double obj_p = 0, obj_d = 0, p_feas = 0, d_feas = 0;
+    double merit = INFINITY;
+  };
+  double merit() const { return relative_gap(obj_p_, obj_d_) + p_feas_ + d_feas_; }
+  const Point& current() {
+    now_ = Point{iteration_, x_, X_, Y_, obj_p_, obj_d_, p_feas_, d_feas_, merit()};
+    return now_;
   }
 
   // Whether the last kStall iterations failed to halve the gap and feasibility errors together: the iterates have
   // reached the floor that rounding sets (control5 and hinf1 end there: x of 1e4 times a dual error of 1e-10).
+  // Also keeps the best point met, by the same measure.
   bool stalled(int k) {
-    const double merit = relative_gap(obj_p_, obj_d_) + p_feas_ + d_feas_;
-    if (k == 0 || merit < best_merit_ / 2) {
-      best_merit_ = merit;
-      best_at_ = k;
+    iteration_ = k;
+    if (merit() < best_.merit) best_ = current();
+    if (k == 0 || merit() < progress_ / 2) {
+      progress_ = merit();
+      progress_at_ = k;
     }
-    return k - best_at_ >= kStall;
+    return k - progress_at_ >= kStall;
   }
 
   bool finished(int k, Result& r) {
@@ -186,7 +211,7 @@ class Solver {
     } else if (stalled(k)) {
       r.phase = phase_by_feasibility();
       r.reason = fmt::format("no progress in {} iterations: the gap and the feasibility errors stay near {:.1e}",
-                             kStall, best_merit_);
+                             kStall, progress_);
     } else {
       return false;
     }
@@ -208,13 +233,13 @@ class Solver {
       if (!factor_schur()) return fail(it, "the Schur complement matrix is not positive definite (CHOLESKY failed)");
     }
     const bool feasible = primal_feasible() && dual_feasible();
-    if (p_feas_ > 0) {
+    if (primal_residual_matters()) {
       Timed t(times_.products);
       sym_product(Xinv_, P_, Y_, H_, work_, threads_);
     }  // X⁻¹ P Y: what the primal residual asks of dY
     // Predictor: towards μ = 0 when feasible, β̄μ when not.
     target(feasible ? 0.0 : par_.beta_bar * mu_, nullptr);
-    direction();
+    direction(false);
     const auto [predicted_p, predicted_d] = steps(StepMethod::estimate);
     // Corrector: the centring from how far the predictor would get, and its second-order term.
     work_ = X_;
@@ -226,7 +251,7 @@ class Solver {
     dXp_ = dX_;
     dYp_ = dY_;
     target(beta * mu_, &dXp_);
-    direction();
+    direction(true);
     const auto [alpha_p, alpha_d] = take_steps();
     for (int i = 0; i < m_; ++i) x_[i] += alpha_p * dx_[i];
     theta_p_ *= 1 - alpha_p;
@@ -250,9 +275,7 @@ class Solver {
         b_ = exact_b_;
         for (std::size_t i = 0; i < m; ++i) b_[i + i * m] += delta;
       }
-      int info = 0;
-      dpotrf_("L", &m_, b_.data(), &m_, &info);
-      if (info == 0) {
+      if (dense::cholesky_team(b_, m_, threads_)) {
         shift_ = delta;
         return true;
       }
@@ -260,7 +283,10 @@ class Solver {
     return false;
   }
 
-  // v ← B⁻¹ v from the factor, then refined: each round solves for what B v still misses.
+  // v ← B⁻¹ v from the factor, then refined: each round solves for what B v still misses. Two rounds, not more:
+  // after B + δI was factored, the rounds bring back B's larger eigendirections and leave the smallest, which
+  // rounding made noise, damped (conjugate gradients to full accuracy amplified that noise: gpp100 and qap5 lost
+  // the dual).
   void solve_schur(std::vector<double>& v) {
     Timed t(times_.cholesky);
     const int one = 1;
@@ -296,9 +322,11 @@ class Solver {
   }
 
   // B dx = r with r_k = −d_k + F_k • (T + sym(X⁻¹ P Y)); dX = Σ F_k dx_k − P; dY = T − sym(X⁻¹ dX Y).
-  void direction() {
+  // `final`: the corrector's, which the step takes (the predictor's only sizes the centring and the second-order
+  // term): refined as a whole.
+  void direction(bool final) {
     M_ = T_;
-    if (p_feas_ > 0) M_.axpy(1, H_);
+    if (primal_residual_matters()) M_.axpy(1, H_);
     dx_.resize(static_cast<std::size_t>(m_));
     for (int k = 1; k <= m_; ++k) dx_[k - 1] = -d_[k - 1] + dot(p_.f[k], M_);
     solve_schur(dx_);
@@ -311,8 +339,12 @@ class Solver {
     }
     dY_ = T_;
     dY_.axpy(-1, M_);
-    refine_direction();
+    if (final) refine_direction();
   }
+
+  // Whether the direction corrects the primal residual P (its X⁻¹ P Y costs two dense products): not once P is
+  // rounding's alone, a hundredth of ε̄, as SDPA takes a primal point as feasible once a full step reached it.
+  bool primal_residual_matters() const { return p_feas_ > par_.epsilon_dash / 100; }
 
   // The Newton system refined as a whole: e_k = d_k − F_k • dY is what the direction misses of the dual equations
   // (zero but for rounding: near the optimum X⁻¹ is large, and the products that make dY round differently from
@@ -320,22 +352,34 @@ class Solver {
   // equation still holds; only e's own rounding is left. Without it, control2, hinf1 and gpp250-1 end dual
   // infeasible depending on the order of the products' rounding.
   void refine_direction() {
+    double before = INFINITY;
+    for (int round = 0; round < kDirectionRounds; ++round) {
+      const double missed = dual_miss();
+      // What the step cannot make good anyway (the dual residual, not yet within ε̄, will shrink by 1 − αd only)
+      // is not worth two dense products; nor is a round that did not halve the miss.
+      if (missed <= std::max(par_.epsilon_dash, d_feas_) / 100 || missed > before / 2) return;
+      before = missed;
+      solve_schur(correction_);
+      for (int k = 1; k <= m_; ++k) dx_[k - 1] += correction_[k - 1];
+      work2_.set_zero();  // Σ F_k δx_k
+      for (int k = 1; k <= m_; ++k) work2_.add(correction_[k - 1], p_.f[k]);
+      dX_.axpy(1, work2_);
+      {
+        Timed t(times_.products);
+        sym_product(Xinv_, work2_, Y_, M_, work_, threads_);
+      }
+      dY_.axpy(-1, M_);
+    }
+  }
+
+  // correction_ ← −(d − A(dY)), what dY misses of the dual equations, and its largest entry.
+  double dual_miss() {
     double missed = 0;
     for (int k = 1; k <= m_; ++k) {
       correction_[k - 1] = -(d_[k - 1] - dot(p_.f[k], dY_));
       missed = std::max(missed, std::abs(correction_[k - 1]));
     }
-    if (missed == 0) return;
-    solve_schur(correction_);
-    for (int k = 1; k <= m_; ++k) dx_[k - 1] += correction_[k - 1];
-    work2_.set_zero();  // Σ F_k δx_k
-    for (int k = 1; k <= m_; ++k) work2_.add(correction_[k - 1], p_.f[k]);
-    dX_.axpy(1, work2_);
-    {
-      Timed t(times_.products);
-      sym_product(Xinv_, work2_, Y_, M_, work_, threads_);
-    }
-    dY_.axpy(-1, M_);
+    return missed;
   }
 
   // The primal and dual step lengths: γ* of the way to the cone's boundary, at most 1.
@@ -382,10 +426,12 @@ class Solver {
   int m_;
   int threads_;
   static constexpr int kRefinements = 2;
+  static constexpr int kDirectionRounds = 4;
   static constexpr int kShortenings = 10;
   static constexpr int kStall = 8;
-  double best_merit_ = 0;
-  int best_at_ = 0;
+  double progress_ = 0;  // the merit when it last halved, and at which iteration
+  int progress_at_ = 0, iteration_ = 0;
+  Point best_, now_;
   std::vector<double> b_, exact_b_, x_, d_, dx_, rhs_, residual_, correction_;
   double shift_ = 0;  // δ of the last factored B + δI
   BlockMatrix X_, Y_, Lx_, Ly_, Xinv_, P_, H_, T_, M_, dX_, dY_, dXp_, dYp_, work_, work2_, next_, next_factor_;

@@ -59,7 +59,7 @@ class SdpBench final : public harness::BenchKernel {
   }
 
   nlohmann::ordered_json parameters() const override {
-    return {{"problem", problem_name_}, {"m", problem_.m()},           {"n", problem_.order()},
+    return {{"problem", problem_name_},         {"m", problem_.m()},     {"n", problem_.order()},
             {"blocks", problem_.blocks.size()}, {"elements", elements_}, {"reps", reps_}};
   }
   std::string headline() const override { return "ELEMENTS"; }
