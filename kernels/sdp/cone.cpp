@@ -30,16 +30,37 @@ void for_each_block(int blocks, int threads, Body&& body) {
 
 }  // namespace
 
+namespace {
+
+// f's block b ← the factor of its own values (f holds a copy of the matrix); false when not positive definite.
+bool factor_block(BlockMatrix& f, int b) {
+  const std::span<double> v = f.block(b);
+  return f.shape(b).diagonal ? std::all_of(v.begin(), v.end(), [](double x) { return x > 0; })
+                             : dense::cholesky(v, f.shape(b).size);
+}
+
+}  // namespace
+
 bool factor(const BlockMatrix& a, BlockMatrix& f, int threads) {
   f = a;
   std::atomic<bool> ok = true;
   for_each_block(a.blocks(), threads, [&](int b) {
-    const std::span<double> v = f.block(b);
-    if (a.shape(b).diagonal ? !std::all_of(v.begin(), v.end(), [](double x) { return x > 0; })
-                            : !dense::cholesky(v, a.shape(b).size))
-      ok = false;
+    if (!factor_block(f, b)) ok = false;
   });
   return ok;
+}
+
+std::pair<bool, bool> factor_pair(const BlockMatrix& a, BlockMatrix& fa, const BlockMatrix& b, BlockMatrix& fb,
+                                  int threads) {
+  fa = a;
+  fb = b;
+  const int blocks = a.blocks();
+  std::atomic<bool> a_ok = true, b_ok = true;
+  for_each_block(2 * blocks, threads, [&](int item) {
+    if (item < blocks ? !factor_block(fa, item) : !factor_block(fb, item - blocks))
+      (item < blocks ? a_ok : b_ok) = false;
+  });
+  return {a_ok, b_ok};
 }
 
 void invert(const BlockMatrix& f, BlockMatrix& inverse, int threads) {

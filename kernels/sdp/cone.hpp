@@ -16,6 +16,10 @@ namespace ulibc::sdp {
 // factor ← the factor of a; false when some block is not numerically positive definite.
 bool factor(const BlockMatrix& a, BlockMatrix& factor, int threads);
 
+// Both at once (X's and Y's, whose blocks the team shares): whether each factored.
+std::pair<bool, bool> factor_pair(const BlockMatrix& a, BlockMatrix& fa, const BlockMatrix& b, BlockMatrix& fb,
+                                  int threads);
+
 // inverse ← a⁻¹ from a's factor.
 void invert(const BlockMatrix& factor, BlockMatrix& inverse, int threads);
 

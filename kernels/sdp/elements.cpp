@@ -11,6 +11,7 @@
 
 #include "sdp/dense.hpp"
 #include "ulibc/error.hpp"
+#include "ulibc/range.hpp"
 
 namespace ulibc::sdp {
 
@@ -124,6 +125,7 @@ Elements::Elements(const Problem& problem, std::optional<Formula> forced, const 
       tasks_[mb.row].emplace_back(static_cast<int>(pl), static_cast<int>(a));
       row_cost_[mb.row] += mb.cost;
     }
+  share_heavy_rows();
   share_rows();
   allocate_copies(offsets.back());
   scratch_.resize(static_cast<std::size_t>(map.size()));
@@ -167,6 +169,29 @@ void Elements::plan_block(const Problem& problem, int block, std::size_t offset,
   plans_.push_back(std::move(plan));
 }
 
+// F1 pairs that would cost a thread more than its share of the whole go to the team (compute_dense_together).
+void Elements::share_heavy_rows() {
+  const int threads = map_.size();
+  const double share = std::accumulate(row_cost_.begin(), row_cost_.end(), 0.0) / threads;
+  std::size_t rows = 0, order = 0;
+  for (int i = 0; i < m_ && threads > 1; ++i)
+    std::erase_if(tasks_[i], [&](const std::pair<int, int>& task) {
+      const BlockPlan& plan = plans_[task.first];
+      const Member& mb = plan.members[task.second];
+      if (plan.diagonal || mb.formula != Formula::f1 || mb.cost <= share) return false;
+      together_tasks_.push_back(task);
+      row_cost_[i] -= mb.cost;
+      rows = std::max(rows, mb.rows.size() * plan.n);
+      order = std::max(order, static_cast<std::size_t>(plan.n) * plan.n);
+      return true;
+    });
+  together_ = std::make_unique<Scratch>();
+  together_->zc.resize(rows);
+  together_->ur.resize(rows);
+  together_->fr.resize(rows);
+  together_->g.resize(order);
+}
+
 // Threads in node order (node index, then thread), each given a contiguous range of rows of near-equal cost, and
 // the raw rows laid out so that each node's rows lie on that node.
 void Elements::share_rows() {
@@ -208,7 +233,12 @@ void Elements::compute(const BlockMatrix& xinv, const BlockMatrix& y, std::span<
     const int t = omp_get_thread_num();
     const double* u = copy_of(xinv, t, 0);
     const double* v = copy_of(y, t, 1);
+    const auto [begin, end] = rows_of(t);
+    std::fill(raw_.data() + static_cast<std::size_t>(begin) * m_, raw_.data() + static_cast<std::size_t>(end) * m_,
+              0.0);
 #pragma omp barrier
+    for (const auto& [pl, a] : together_tasks_)
+      compute_dense_together(plans_[pl], a, u + plans_[pl].offset, v + plans_[pl].offset, t);
     compute_rows(t, u, v);
 #pragma omp barrier
     assemble(t, b);
@@ -220,7 +250,6 @@ void Elements::compute_rows(int thread, const double* u, const double* v) {
   const std::size_t m = static_cast<std::size_t>(m_);
   for (int i = thread_rows_[slot_[thread]]; i < thread_rows_[slot_[thread] + 1]; ++i) {
     double* row = raw_.data() + i * m;
-    std::fill(row, row + m, 0.0);
     for (const auto& [pl, a] : tasks_[i]) {
       const BlockPlan& plan = plans_[pl];
       if (plan.diagonal)
@@ -231,11 +260,57 @@ void Elements::compute_rows(int thread, const double* u, const double* v) {
   }
 }
 
+namespace {
+
+// Columns [begin, end) of F_i Y on F_i's rows: zc[ρ n + q] = Σ_s F_{rows[ρ] s} V_sq, and of X⁻¹'s columns of those
+// rows: ur[ρ n + p] = U_{p, rows[ρ]}. Dense rows as one product (fr: F_i's rows as an n×ρ column-major matrix).
+void gather(const BlockPlan& plan, const Member& mi, const double* u, const double* v, Range cols, double* zc,
+            double* ur, double* fr) {
+  const std::size_t n = static_cast<std::size_t>(plan.n), rho = mi.rows.size();
+  const auto inside = [&](std::size_t e) {
+    return mi.slot[e] >= static_cast<int>(cols.begin) && mi.slot[e] < static_cast<int>(cols.end);
+  };
+  std::fill(zc + cols.begin * n, zc + cols.end * n, 0.0);
+  if (detail::gather_by_product(plan.n, static_cast<double>(mi.entries.size()), static_cast<double>(rho))) {
+    std::fill(fr + cols.begin * n, fr + cols.end * n, 0.0);
+    for (std::size_t e = 0; e < mi.entries.size(); ++e)
+      if (inside(e)) fr[mi.slot[e] * n + mi.entries[e].q] = mi.entries[e].value;
+    if (!cols.empty())  // zc = V fr (V symmetric)
+      cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, plan.n, static_cast<int>(cols.size()), plan.n, 1.0, v,
+                  plan.n, fr + cols.begin * n, plan.n, 0.0, zc + cols.begin * n, plan.n);
+  } else {
+    for (std::size_t e = 0; e < mi.entries.size(); ++e)
+      if (inside(e)) cblas_daxpy(plan.n, mi.entries[e].value, v + mi.entries[e].q * n, 1, zc + mi.slot[e] * n, 1);
+  }
+  for (std::size_t r = cols.begin; r < cols.end; ++r) std::memcpy(ur + r * n, u + mi.rows[r] * n, n * sizeof(double));
+}
+
+// Columns [begin, end) of G = Ur Zcᵀ (both n×ρ column-major): F1's dense product.
+void product(const BlockPlan& plan, std::size_t rho, const double* zc, const double* ur, Range cols, double* g) {
+  if (cols.empty()) return;
+  const std::size_t n = static_cast<std::size_t>(plan.n);
+  cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, plan.n, static_cast<int>(cols.size()), static_cast<int>(rho),
+              1.0, ur, plan.n, zc + cols.begin, plan.n, 0.0, g + cols.begin * n, plan.n);
+}
+
+// B_ij += F_j • G for the members a2 in `members`.
+void f1_sums(const BlockPlan& plan, const double* g, Range members, double* row) {
+  const std::size_t n = static_cast<std::size_t>(plan.n);
+  for (std::size_t a2 = members.begin; a2 < members.end; ++a2) {
+    double sum = 0;
+    for (const FullEntry& ej : plan.members[a2].entries) sum += ej.value * g[ej.p + ej.q * n];
+    row[plan.members[a2].row] += sum;
+  }
+}
+
+}  // namespace
+
 // Row i's pairs in one dense block: B_ij += F_j • G for j at or after i in the block's order, G = X⁻¹ F_i Y.
 void Elements::compute_dense(const BlockPlan& plan, std::size_t a, const double* u, const double* v, double* row,
                              Scratch& s) const {
   const Member& mi = plan.members[a];
   const std::size_t n = static_cast<std::size_t>(plan.n);
+  const Range after{a, plan.members.size()};
   if (mi.formula == Formula::f3) {
     for (std::size_t a2 = a; a2 < plan.members.size(); ++a2) {
       const Member& mj = plan.members[a2];
@@ -249,29 +324,15 @@ void Elements::compute_dense(const BlockPlan& plan, std::size_t a, const double*
     }
     return;
   }
-  // F_i Y on F_i's rows: zc[ρ n + q] = Σ_s F_{rows[ρ] s} V_sq; ur[ρ n + p] = U_{p, rows[ρ]} (U's column).
   const std::size_t rho = mi.rows.size();
-  s.zc.assign(rho * n, 0.0);
+  s.zc.resize(rho * n);
   s.ur.resize(rho * n);
-  if (detail::gather_by_product(plan.n, static_cast<double>(mi.entries.size()), static_cast<double>(rho))) {
-    s.fr.assign(rho * n, 0.0);  // F_i's rows as an n×ρ column-major matrix: fr[ρ n + s] = F_{rows[ρ] s}
-    for (std::size_t e = 0; e < mi.entries.size(); ++e) s.fr[mi.slot[e] * n + mi.entries[e].q] = mi.entries[e].value;
-    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, plan.n, static_cast<int>(rho), plan.n, 1.0, v, plan.n,
-                s.fr.data(), plan.n, 0.0, s.zc.data(), plan.n);  // zc = V fr (V symmetric)
-  } else {
-    for (std::size_t e = 0; e < mi.entries.size(); ++e)
-      cblas_daxpy(plan.n, mi.entries[e].value, v + mi.entries[e].q * n, 1, s.zc.data() + mi.slot[e] * n, 1);
-  }
-  for (std::size_t r = 0; r < rho; ++r) std::memcpy(s.ur.data() + r * n, u + mi.rows[r] * n, n * sizeof(double));
+  s.fr.resize(rho * n);
+  gather(plan, mi, u, v, Range{0, rho}, s.zc.data(), s.ur.data(), s.fr.data());
   if (mi.formula == Formula::f1) {
-    s.g.resize(n * n);  // G = Ur Zcᵀ, both n×ρ column-major
-    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, plan.n, plan.n, static_cast<int>(rho), 1.0, s.ur.data(),
-                plan.n, s.zc.data(), plan.n, 0.0, s.g.data(), plan.n);
-    for (std::size_t a2 = a; a2 < plan.members.size(); ++a2) {
-      double sum = 0;
-      for (const FullEntry& ej : plan.members[a2].entries) sum += ej.value * s.g[ej.p + ej.q * n];
-      row[plan.members[a2].row] += sum;
-    }
+    s.g.resize(n * n);
+    product(plan, rho, s.zc.data(), s.ur.data(), Range{0, n}, s.g.data());
+    f1_sums(plan, s.g.data(), after, row);
     return;
   }
   for (std::size_t a2 = a; a2 < plan.members.size(); ++a2) {  // F2
@@ -283,6 +344,24 @@ void Elements::compute_dense(const BlockPlan& plan, std::size_t a, const double*
     }
     row[plan.members[a2].row] += sum;
   }
+}
+
+// A row too costly for one thread's share (gpp's all-ones constraint: F1 on the whole block), computed by the
+// whole team in three steps: F_i Y's columns, G's columns, then the sums by member, with barriers between.
+void Elements::compute_dense_together(const BlockPlan& plan, std::size_t a, const double* u, const double* v,
+                                      int thread) {
+  const Member& mi = plan.members[a];
+  const std::size_t n = static_cast<std::size_t>(plan.n), rho = mi.rows.size();
+  const auto share = [&](Range r) {
+    return even_share(r, static_cast<std::size_t>(thread), static_cast<std::size_t>(map_.size()));
+  };
+  gather(plan, mi, u, v, share(Range{0, rho}), together_->zc.data(), together_->ur.data(), together_->fr.data());
+#pragma omp barrier
+  product(plan, rho, together_->zc.data(), together_->ur.data(), share(Range{0, n}), together_->g.data());
+#pragma omp barrier
+  f1_sums(plan, together_->g.data(), share(Range{a, plan.members.size()}),
+          raw_.data() + static_cast<std::size_t>(mi.row) * m_);
+#pragma omp barrier
 }
 
 // Row i's pairs in an LP block: B_ij += Σ_e F_i,e F_j,e Y_e / X_e over the elements both touch.

@@ -114,12 +114,15 @@ class Elements {
  private:
   struct Scratch;
   void plan_block(const Problem& problem, int block, std::size_t offset, std::optional<Formula> forced);
+  void share_heavy_rows();
   void share_rows();
   void allocate_copies(std::size_t values);
   const double* copy_of(const BlockMatrix& m, int thread, int which);
   void compute_rows(int thread, const double* u, const double* v);
   void compute_dense(const detail::BlockPlan& plan, std::size_t a, const double* u, const double* v, double* row,
                      Scratch& s) const;
+  void compute_dense_together(const detail::BlockPlan& plan, std::size_t a, const double* u, const double* v,
+                              int thread);
   void compute_lp(const detail::BlockPlan& plan, std::size_t a, const double* u, const double* v, double* row) const;
   void assemble(int thread, std::span<double> b) const;
 
@@ -135,6 +138,8 @@ class Elements {
   NodeArray<double> raw_;           // row-major m×m: each pair once per block, in the row of its first in order
   std::vector<NumaBuffer> copies_;  // X⁻¹ then Y: per node index (copies) or one (interleave)
   std::vector<Scratch> scratch_;    // per thread, first touched by it
+  std::vector<std::pair<int, int>> together_tasks_;  // (plan, member) pairs the whole team computes
+  std::unique_ptr<Scratch> together_;                // their buffers, shared
   int max_n_ = 0, max_rows_ = 0;
 };
 

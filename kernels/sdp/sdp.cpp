@@ -252,7 +252,16 @@ class Solver {
     dYp_ = dY_;
     target(beta * mu_, &dXp_);
     direction(true);
-    const auto [alpha_p, alpha_d] = take_steps();
+    auto estimated = steps(StepMethod::estimate);
+    if (std::min(estimated.first, estimated.second) < kShortStep) {
+      // The corrector barely moves (near the optimum its second-order term can be mostly rounding): a plain
+      // centring direction instead, better conditioned, at the cost of less progress this iteration.
+      beta = std::max(beta, kCentring);
+      target(beta * mu_, nullptr);
+      direction(true);
+      estimated = steps(StepMethod::estimate);
+    }
+    const auto [alpha_p, alpha_d] = take_steps(estimated);
     for (int i = 0; i < m_; ++i) x_[i] += alpha_p * dx_[i];
     theta_p_ *= 1 - alpha_p;
     theta_d_ *= 1 - alpha_d;
@@ -349,27 +358,24 @@ class Solver {
   // The Newton system refined as a whole: e_k = d_k − F_k • dY is what the direction misses of the dual equations
   // (zero but for rounding: near the optimum X⁻¹ is large, and the products that make dY round differently from
   // ELEMENTS's sums). δx = −B⁻¹ e moves dx, dX = Σ F_k dx_k − P and dY together, so that the complementarity
-  // equation still holds; only e's own rounding is left. Without it, control2, hinf1 and gpp250-1 end dual
-  // infeasible depending on the order of the products' rounding.
+  // equation still holds. Once: without it gpp250-1 ended dual infeasible depending on the order of the products'
+  // rounding; a second round, from a shifted factor, traded the direction's centrality for the dual equations' last
+  // digits and stalled gpp250-1 on three threads.
   void refine_direction() {
-    double before = INFINITY;
-    for (int round = 0; round < kDirectionRounds; ++round) {
-      const double missed = dual_miss();
-      // What the step cannot make good anyway (the dual residual, not yet within ε̄, will shrink by 1 − αd only)
-      // is not worth two dense products; nor is a round that did not halve the miss.
-      if (missed <= std::max(par_.epsilon_dash, d_feas_) / 100 || missed > before / 2) return;
-      before = missed;
-      solve_schur(correction_);
-      for (int k = 1; k <= m_; ++k) dx_[k - 1] += correction_[k - 1];
-      work2_.set_zero();  // Σ F_k δx_k
-      for (int k = 1; k <= m_; ++k) work2_.add(correction_[k - 1], p_.f[k]);
-      dX_.axpy(1, work2_);
-      {
-        Timed t(times_.products);
-        sym_product(Xinv_, work2_, Y_, M_, work_, threads_);
-      }
-      dY_.axpy(-1, M_);
+    const double missed = dual_miss();
+    // What the step cannot make good anyway (the dual residual, not yet within ε̄, will shrink by 1 − αd only) is
+    // not worth two dense products.
+    if (missed <= std::max(par_.epsilon_dash, d_feas_) / 100) return;
+    solve_schur(correction_);
+    for (int k = 1; k <= m_; ++k) dx_[k - 1] += correction_[k - 1];
+    work2_.set_zero();  // Σ F_k δx_k
+    for (int k = 1; k <= m_; ++k) work2_.add(correction_[k - 1], p_.f[k]);
+    dX_.axpy(1, work2_);
+    {
+      Timed t(times_.products);
+      sym_product(Xinv_, work2_, Y_, M_, work_, threads_);
     }
+    dY_.axpy(-1, M_);
   }
 
   // correction_ ← −(d − A(dY)), what dY misses of the dual equations, and its largest entry.
@@ -392,10 +398,22 @@ class Solver {
 
   // X += αp dX and Y += αd dY with the estimated steps, each checked by factoring its result (the factor the next
   // iteration needs); where that fails, the exact step, shortened further while rounding still defeats it.
-  std::pair<double, double> take_steps() {
-    auto [alpha_p, alpha_d] = steps(StepMethod::estimate);
+  std::pair<double, double> take_steps(std::pair<double, double> estimated) {
+    auto [alpha_p, alpha_d] = estimated;
     Timed t(times_.factor);
-    const bool x_ok = advance(X_, Lx_, dX_, alpha_p), y_ok = advance(Y_, Ly_, dY_, alpha_d);
+    next_ = X_;
+    next_.axpy(alpha_p, dX_);
+    next_y_ = Y_;
+    next_y_.axpy(alpha_d, dY_);
+    const auto [x_ok, y_ok] = factor_pair(next_, next_factor_, next_y_, next_y_factor_, threads_);
+    if (x_ok) {
+      std::swap(X_, next_);
+      std::swap(Lx_, next_factor_);
+    }
+    if (y_ok) {
+      std::swap(Y_, next_y_);
+      std::swap(Ly_, next_y_factor_);
+    }
     if (x_ok && y_ok) return {alpha_p, alpha_d};
     const auto [exact_p, exact_d] = steps(StepMethod::exact);
     if (!x_ok) alpha_p = exact_p;
@@ -426,15 +444,17 @@ class Solver {
   int m_;
   int threads_;
   static constexpr int kRefinements = 2;
-  static constexpr int kDirectionRounds = 4;
   static constexpr int kShortenings = 10;
   static constexpr int kStall = 8;
+  static constexpr double kShortStep = 0.1;  // a corrector step shorter than this falls back to centring
+  static constexpr double kCentring = 0.5;
   double progress_ = 0;  // the merit when it last halved, and at which iteration
   int progress_at_ = 0, iteration_ = 0;
   Point best_, now_;
   std::vector<double> b_, exact_b_, x_, d_, dx_, rhs_, residual_, correction_;
   double shift_ = 0;  // δ of the last factored B + δI
-  BlockMatrix X_, Y_, Lx_, Ly_, Xinv_, P_, H_, T_, M_, dX_, dY_, dXp_, dYp_, work_, work2_, next_, next_factor_;
+  BlockMatrix X_, Y_, Lx_, Ly_, Xinv_, P_, H_, T_, M_, dX_, dY_, dXp_, dYp_, work_, work2_, next_, next_factor_,
+      next_y_, next_y_factor_;
   double mu_ = 0, p_feas_ = 0, d_feas_ = 0, obj_p_ = 0, obj_d_ = 0, theta_p_ = 1, theta_d_ = 1;
   Times times_;
   std::string failed_;
