@@ -110,6 +110,10 @@ class Elements {
   // The rows thread t computes (contiguous; threads in node order).
   std::pair<int, int> rows_of(int thread) const;
   double estimated_cost(int thread) const;
+  // Where the data lives, for the placement checks: the raw rows (node k's part holds its threads' rows), and the
+  // copies of X⁻¹ and Y (one per node index under copies, one interleaved, none under first_touch).
+  const NodeArray<double>& raw_rows() const { return raw_; }
+  const std::vector<NumaBuffer>& copies() const { return copies_; }
 
  private:
   struct Scratch;
