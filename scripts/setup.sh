@@ -15,14 +15,16 @@ packages=(
   libboost-dev python3-matplotlib
   # benchmarks and tests: the peers measured against (hwloc's topology load,
   # likwid-bench's STREAM, OpenBLAS's complex BLAS, also the zblas reference,
-  # the Boost Graph Library's BFS, oneTBB's tasks and sorts)
-  libhwloc-dev likwid libopenblas-dev libboost-graph-dev libtbb-dev
+  # the Boost Graph Library's BFS, oneTBB's tasks and sorts, SDPA's and CSDP's
+  # semidefinite programming)
+  libhwloc-dev likwid libopenblas-dev libboost-graph-dev libtbb-dev sdpa coinor-csdp
   # MPI: Open MPI's launcher and development files (several processes sharing a machine, and the distributed
   # kernels)
   openmpi-bin libopenmpi-dev
   # the virtual NUMA lab (tests/numa_lab): QEMU boots Debian's kernel with an
-  # initramfs of a static busybox and the static guest tests
-  qemu-system-x86 linux-image-amd64 busybox-static
+  # initramfs of a static busybox and the static guest tests (whose SDP check links
+  # OpenBLAS statically: its LAPACK needs the static Fortran runtime)
+  qemu-system-x86 linux-image-amd64 busybox-static libgfortran-12-dev
 )
 
 missing=()
