@@ -56,5 +56,6 @@ set(ULIBC_GMRES_SOURCES
 set(ULIBC_SDP_FILE_SOURCES ${_d}/sdp/problem.cpp ${_d}/sdp/sdpa_format.cpp)
 set(ULIBC_SDP_SOURCES
     ${ULIBC_SDP_FILE_SOURCES} ${_d}/sdp/block_matrix.cpp ${_d}/sdp/dense.cpp ${_d}/sdp/cone.cpp ${_d}/sdp/elements.cpp
-    ${_d}/sdp/sdp.cpp ${_d}/sdp/random_problem.cpp ${_d}/sdp/verify.cpp ${_d}/sdp/result_file.cpp)
+    ${_d}/sdp/schur_system.cpp ${_d}/sdp/outcome.cpp ${_d}/sdp/sdp.cpp ${_d}/sdp/random_problem.cpp
+    ${_d}/sdp/verify.cpp ${_d}/sdp/result_file.cpp)
 unset(_d)

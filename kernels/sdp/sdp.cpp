@@ -1,7 +1,6 @@
 // sdp/sdp.cpp — SDPA's Mehrotra-type predictor–corrector iteration on the HRVW/KSH/M direction.
 #include "sdp/sdp.hpp"
 
-#include <cblas.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -13,57 +12,10 @@
 #include "harness/timer.hpp"
 #include "sdp/cone.hpp"
 #include "sdp/dense.hpp"
+#include "sdp/schur_system.hpp"
 #include "ulibc/error.hpp"
 
-extern "C" {
-void dpotrf_(const char* uplo, const int* n, double* a, const int* lda, int* info);
-void dpotrs_(const char* uplo, const int* n, const int* nrhs, const double* a, const int* lda, double* b,
-             const int* ldb, int* info);
-}
-
 namespace ulibc::sdp {
-
-const char* phase_name(Phase p) {
-  switch (p) {
-    case Phase::noINFO:
-      return "noINFO";
-    case Phase::pFEAS:
-      return "pFEAS";
-    case Phase::dFEAS:
-      return "dFEAS";
-    case Phase::pdFEAS:
-      return "pdFEAS";
-    case Phase::pdOPT:
-      return "pdOPT";
-    case Phase::pUNBD:
-      return "pUNBD";
-    case Phase::dUNBD:
-      return "dUNBD";
-  }
-  return "?";
-}
-
-void check(const Parameters& p) {
-  auto positive = [](double v, const char* name) {
-    if (!(v > 0)) throw input_error(fmt::format("{} {}: must be positive", name, v));
-  };
-  if (p.max_iteration < 1) throw input_error(fmt::format("maxIteration {}: at least 1", p.max_iteration));
-  positive(p.epsilon_star, "epsilonStar");
-  positive(p.epsilon_dash, "epsilonDash");
-  positive(p.lambda_star, "lambdaStar");
-  if (!(p.lower_bound < p.upper_bound)) throw input_error("lowerBound must lie below upperBound");
-  auto fraction = [](double v, const char* name) {
-    if (!(v > 0 && v < 1)) throw input_error(fmt::format("{} {}: must lie in (0, 1)", name, v));
-  };
-  fraction(p.beta_star, "betaStar");
-  fraction(p.beta_bar, "betaBar");
-  fraction(p.gamma_star, "gammaStar");
-  if (p.beta_bar < p.beta_star) throw input_error("betaBar must be at least betaStar");
-}
-
-double relative_gap(double obj_p, double obj_d) {
-  return std::abs(obj_p - obj_d) / std::max(1.0, (std::abs(obj_p) + std::abs(obj_d)) / 2);
-}
 
 namespace {
 
@@ -88,7 +40,7 @@ class Solver {
         elements_(problem, options.elements, topo, map, options.placement),
         m_(problem.m()),
         threads_(map.size()),
-        b_(static_cast<std::size_t>(m_) * m_) {
+        schur_(problem.m()) {
     for (BlockMatrix* a : {&X_, &Y_, &Lx_, &Ly_, &Xinv_, &P_, &H_, &T_, &M_, &dX_, &dY_, &dXp_, &dYp_, &work_, &work2_,
                            &next_, &next_factor_})
       *a = BlockMatrix(problem.blocks);
@@ -111,6 +63,7 @@ class Solver {
       r.history.push_back(it);
       if (on_iteration) on_iteration(it);
       if (!failed_.empty()) {
+        residuals();  // of the point the failed step left (one side may have moved)
         r.phase = phase_by_feasibility();
         r.reason = failed_;
         break;
@@ -118,7 +71,8 @@ class Solver {
     }
     times_.total = whole.seconds();
     // Stopped short of an answer: the best point met, which rounding may have left behind.
-    const bool short_of_answer = r.phase != Phase::pdOPT && r.phase != Phase::pUNBD && r.phase != Phase::dUNBD;
+    const bool short_of_answer =
+        r.phase == Phase::noINFO || r.phase == Phase::pFEAS || r.phase == Phase::dFEAS || r.phase == Phase::pdFEAS;
     const Point& answer = short_of_answer && best_.merit < merit() ? best_ : current();
     if (&answer == &best_) {
       r.reason += fmt::format("; the answer is iteration {}'s point, the best met", best_.iteration);
@@ -184,6 +138,22 @@ class Solver {
 
   // Whether the last kStall iterations failed to halve the gap and feasibility errors together: the iterates have
   // reached the floor that rounding sets (control5 and hinf1 end there: x of 1e4 times a dual error of 1e-10).
+  // What the iterate's certificates settle: pdINF with both; with one, dUNBD or pUNBD when the other side is
+  // feasible (so it is unbounded). A lone certificate with the other side still open settles nothing yet: it is
+  // kept (lone_ray_), and named if the solve ends without more.
+  Phase infeasibility_certified() {
+    const bool p = certifies_primal_infeasible(p_, Y_);
+    const bool d = certifies_dual_infeasible(p_, x_, p_feas_);
+    if (p && d) return Phase::pdINF;
+    if (p && dual_feasible()) return Phase::dUNBD;
+    if (d && primal_feasible()) return Phase::pUNBD;
+    if (p || d) lone_ray_ = p ? Phase::pINF : Phase::dINF;
+    return Phase::noINFO;
+  }
+
+  // The phase of a solve that ended without an answer: a lone certificate met on the way, else what became feasible.
+  Phase phase_at_end() const { return lone_ray_ != Phase::noINFO ? lone_ray_ : phase_by_feasibility(); }
+
   // Also keeps the best point met, by the same measure.
   bool stalled(int k) {
     iteration_ = k;
@@ -205,11 +175,14 @@ class Solver {
     } else if (dual_feasible() && obj_d_ > par_.upper_bound) {
       r.phase = Phase::dUNBD;
       r.reason = fmt::format("(D) feasible with objective {:.6e} above upperBound {:.1e}", obj_d_, par_.upper_bound);
+    } else if (const Phase ray = infeasibility_certified(); ray != Phase::noINFO) {
+      r.phase = ray;
+      r.reason = "the iterates ran off along a ray that certifies it (a Farkas certificate)";
     } else if (k >= par_.max_iteration) {
-      r.phase = phase_by_feasibility();
+      r.phase = phase_at_end();
       r.reason = fmt::format("maxIteration {} reached", par_.max_iteration);
     } else if (stalled(k)) {
-      r.phase = phase_by_feasibility();
+      r.phase = phase_at_end();
       r.reason = fmt::format("no progress in {} iterations: the gap and the feasibility errors stay near {:.1e}",
                              kStall, progress_);
     } else {
@@ -226,11 +199,12 @@ class Solver {
     }
     {
       Timed t(times_.elements);
-      elements_.compute(Xinv_, Y_, b_);
+      elements_.compute(Xinv_, Y_, schur_.matrix());
     }
     {
       Timed t(times_.cholesky);
-      if (!factor_schur()) return fail(it, "the Schur complement matrix is not positive definite (CHOLESKY failed)");
+      if (!schur_.factor(threads_))
+        return fail(it, "the Schur complement matrix is not positive definite (CHOLESKY failed)");
     }
     const bool feasible = primal_feasible() && dual_feasible();
     if (primal_residual_matters()) {
@@ -271,43 +245,9 @@ class Solver {
     return it;
   }
 
-  // B = L Lᵀ, keeping B for the refinement of each solve. Near the optimum B can be too ill-conditioned for
-  // Cholesky in floating point: then B + δI is factored instead, δ from 1e-14 of B's largest diagonal entry up to
-  // 1e-6 of it, and the refinement against B itself recovers the direction (SDPA stops here, as far as gpp100).
-  bool factor_schur() {
-    const std::size_t m = static_cast<std::size_t>(m_);
-    exact_b_ = b_;
-    double largest = 0;
-    for (std::size_t i = 0; i < m; ++i) largest = std::max(largest, b_[i + i * m]);
-    for (double delta = 0; delta <= 1e-6 * largest; delta = delta == 0 ? 1e-14 * largest : delta * 100) {
-      if (delta > 0) {
-        b_ = exact_b_;
-        for (std::size_t i = 0; i < m; ++i) b_[i + i * m] += delta;
-      }
-      if (dense::cholesky_team(b_, m_, threads_)) {
-        shift_ = delta;
-        return true;
-      }
-    }
-    return false;
-  }
-
-  // v ← B⁻¹ v from the factor, then refined: each round solves for what B v still misses. Two rounds, not more:
-  // after B + δI was factored, the rounds bring back B's larger eigendirections and leave the smallest, which
-  // rounding made noise, damped (conjugate gradients to full accuracy amplified that noise: gpp100 and qap5 lost
-  // the dual).
   void solve_schur(std::vector<double>& v) {
     Timed t(times_.cholesky);
-    const int one = 1;
-    int info = 0;
-    rhs_ = v;
-    dpotrs_("L", &m_, &one, b_.data(), &m_, v.data(), &m_, &info);
-    for (int round = 0; round < kRefinements; ++round) {
-      residual_ = rhs_;  // r − B v
-      cblas_dsymv(CblasColMajor, CblasLower, m_, -1.0, exact_b_.data(), m_, v.data(), 1, 1.0, residual_.data(), 1);
-      dpotrs_("L", &m_, &one, b_.data(), &m_, residual_.data(), &m_, &info);
-      for (int i = 0; i < m_; ++i) v[i] += residual_[i];
-    }
+    schur_.solve(v);
   }
 
   Iteration fail(Iteration it, const char* why) {
@@ -443,7 +383,6 @@ class Solver {
   Elements elements_;
   int m_;
   int threads_;
-  static constexpr int kRefinements = 2;
   static constexpr int kShortenings = 10;
   static constexpr int kStall = 8;
   static constexpr double kShortStep = 0.1;  // a corrector step shorter than this falls back to centring
@@ -451,8 +390,9 @@ class Solver {
   double progress_ = 0;  // the merit when it last halved, and at which iteration
   int progress_at_ = 0, iteration_ = 0;
   Point best_, now_;
-  std::vector<double> b_, exact_b_, x_, d_, dx_, rhs_, residual_, correction_;
-  double shift_ = 0;  // δ of the last factored B + δI
+  Phase lone_ray_ = Phase::noINFO;
+  SchurSystem schur_;
+  std::vector<double> x_, d_, dx_, correction_;
   BlockMatrix X_, Y_, Lx_, Ly_, Xinv_, P_, H_, T_, M_, dX_, dY_, dXp_, dYp_, work_, work2_, next_, next_factor_,
       next_y_, next_y_factor_;
   double mu_ = 0, p_feas_ = 0, d_feas_ = 0, obj_p_ = 0, obj_d_ = 0, theta_p_ = 1, theta_d_ = 1;

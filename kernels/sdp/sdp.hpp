@@ -11,8 +11,9 @@
 //                 second-order term dX·dY;
 //   5. step       α = min(1, γ*·α_max) for X and for Y, α_max from the smallest eigenvalue of L⁻¹ dX L⁻ᵀ (dsyevr);
 // until the relative gap is below ε* and both feasibility errors below ε̄ (pdOPT), or a feasible side's objective
-// passes SDPA's bounds (pUNBD: (P) unbounded, so (D) infeasible; dUNBD: (D) unbounded, so (P) infeasible), or the
-// iteration limit (the phase then says which sides became feasible).
+// passes SDPA's bounds (pUNBD: (P) unbounded, so (D) infeasible; dUNBD: (D) unbounded, so (P) infeasible), or an
+// iterate has run far enough along a ray to certify a side infeasible (pINF, dINF, pdINF), or the iteration limit
+// (the phase then says which sides became feasible).
 #pragma once
 #include <functional>
 #include <optional>
@@ -40,6 +41,15 @@ struct Parameters {
   double gamma_star = 0.9;     // the fraction of the way to the cone's boundary a step goes
 };
 
+// Farkas certificates read off an iterate that ran off along a ray. (P) has no feasible point when some Y ⪰ 0 has
+// F_k • Y = 0 for every k and F_0 • Y > 0; (D) has none when some x has Σ F_k x_k ⪰ 0 and c·x < 0. An iterate is
+// taken as one when its violation is below kRayTolerance of its margin, both scale-free: for Y, max |F_k • Y| against
+// F_0 • Y; for x, (max|F_0| + the primal residual) / max|x_k|, which bounds how far X ⪰ 0 lets Σ F_k x_k / max|x_k|
+// leave the cone, against −c·x / max|x_k|.
+inline constexpr double kRayTolerance = 1e-4;
+bool certifies_primal_infeasible(const Problem& problem, const BlockMatrix& Y);
+bool certifies_dual_infeasible(const Problem& problem, const std::vector<double>& x, double primal_residual);
+
 struct Options {
   Parameters parameters;
   std::optional<Formula> elements;  // nullopt: each pair's cheapest (auto)
@@ -49,7 +59,9 @@ struct Options {
 void check(const Parameters& p);
 
 // SDPA's phase words.
-enum class Phase { noINFO, pFEAS, dFEAS, pdFEAS, pdOPT, pUNBD, dUNBD };
+// pINF, dINF, pdINF: the iterates ran off along a ray that certifies (P), (D) or both to have no feasible point
+// (sdp/verify.hpp checks the certificate), where the other side did not become feasible (else pUNBD or dUNBD).
+enum class Phase { noINFO, pFEAS, dFEAS, pdFEAS, pdOPT, pUNBD, dUNBD, pINF, dINF, pdINF };
 const char* phase_name(Phase p);
 
 struct Iteration {

@@ -103,10 +103,23 @@ std::string verify(const Problem& problem, const Result& result, const Parameter
   }
   if (result.phase == Phase::pdOPT && c.relative_gap > par.epsilon_star * 10)
     return fmt::format("pdOPT but the relative gap is {:.3e}", c.relative_gap);
-  if (result.phase == Phase::pUNBD && !(c.obj_p < par.lower_bound))
-    return fmt::format("pUNBD but the primal objective is {:.6e}", c.obj_p);
-  if (result.phase == Phase::dUNBD && !(c.obj_d > par.upper_bound))
-    return fmt::format("dUNBD but the dual objective is {:.6e}", c.obj_d);
+  if (result.phase == Phase::pUNBD && !(c.obj_p < par.lower_bound) &&
+      !certifies_dual_infeasible(problem, result.x, c.p_feas_error))
+    return fmt::format("pUNBD but the primal objective is {:.6e} and x is no certificate", c.obj_p);
+  if (result.phase == Phase::dUNBD && !(c.obj_d > par.upper_bound) && !certifies_primal_infeasible(problem, result.Y))
+    return fmt::format("dUNBD but the dual objective is {:.6e} and Y is no certificate", c.obj_d);
+  const bool claims_p_inf = result.phase == Phase::pINF || result.phase == Phase::pdINF;
+  const bool claims_d_inf = result.phase == Phase::dINF || result.phase == Phase::pdINF;
+  if (claims_p_inf) {
+    if (auto why = cone_problem("Y", c.min_eig_y, result.Y); !why.empty()) return why;
+    if (!certifies_primal_infeasible(problem, result.Y))
+      return fmt::format("{} but Y is no certificate that (P) has no feasible point", phase_name(result.phase));
+  }
+  if (claims_d_inf) {
+    if (auto why = cone_problem("X", c.min_eig_x, result.X); !why.empty()) return why;
+    if (!certifies_dual_infeasible(problem, result.x, c.p_feas_error))
+      return fmt::format("{} but x is no certificate that (D) has no feasible point", phase_name(result.phase));
+  }
   return "";
 }
 

@@ -89,7 +89,6 @@ TEST_F(SdpCli, WritesTheRecordAndTheResultFile) {
 TEST_F(SdpCli, ProblemWithoutPrimalPointIsDeclaredSo) {
   const auto j = run_cli_json({"sdp", write("infeasible.dat-s", kNoPrimalPoint), "--threads", "1", "--json"});
   EXPECT_EQ(j["status"], "dUNBD");
-  EXPECT_GT(j["objValDual"].get<double>(), 1e5);
 }
 
 TEST_F(SdpCli, StoppedShortExitsThree) {

@@ -163,6 +163,38 @@ TEST(Solver, RefusesParametersSdpaWouldRefuse) {
   EXPECT_THROW(check(p), Error);
 }
 
+// One LP block of 3: X = diag(x1 − 1, −x1 − 1, x2) can never be ⪰ 0, and F_2 • Y = Y_33 = −1 never holds.
+Problem neither_side_feasible() {
+  Problem p{.blocks = {{3, true}}, .c = {0, -1}, .f = {}};
+  p.f.resize(3);
+  p.f[0].blocks = {{.block = 0, .entries = {{0, 0, 1}, {1, 1, 1}}}};
+  p.f[1].blocks = {{.block = 0, .entries = {{0, 0, 1}, {1, 1, -1}}}};
+  p.f[2].blocks = {{.block = 0, .entries = {{2, 2, 1}}}};
+  return p;
+}
+
+TEST(Solver, NeitherSideFeasibleIsCertifiedSo) {
+  const Problem p = neither_side_feasible();
+  const Result r = solve_live(p, 1);
+  EXPECT_EQ(r.phase, Phase::pdINF) << r.reason;
+  EXPECT_EQ(verify(p, r), "");
+}
+
+TEST(Solver, CertificatesAreWhatFarkasSays) {
+  const Problem p = neither_side_feasible();
+  BlockMatrix y(p.blocks);
+  y.block(0)[0] = y.block(0)[1] = 1e9;  // F_1 • Y = 0, F_0 • Y = 2e9 > 0: (P) has no point
+  y.block(0)[2] = 1;                    // F_2 • Y = 1, 5e-10 of the margin
+  EXPECT_TRUE(certifies_primal_infeasible(p, y));
+  y.block(0)[1] = 2e9;  // F_1 • Y = −1e9
+  EXPECT_FALSE(certifies_primal_infeasible(p, y));
+  // x = (0, 1e6): Σ F_k x_k = diag(0, 0, 1e6) ⪰ 0 and c·x = −1e6 < 0: (D) has no point.
+  EXPECT_TRUE(certifies_dual_infeasible(p, {0, 1e6}, 0));
+  EXPECT_FALSE(certifies_dual_infeasible(p, {0, 1e3}, 0)) << "F_0 is 1e-3 of the margin at this size";
+  EXPECT_FALSE(certifies_dual_infeasible(p, {0, 1e6}, 1e3)) << "the primal residual counts";
+  EXPECT_FALSE(certifies_dual_infeasible(p, {0, -1e8}, 0)) << "c·x > 0";
+}
+
 TEST(Verify, CatchesAWrongAnswer) {
   const Problem p = random_problem(kMixed);
   Result r = solve_live(p);
@@ -176,6 +208,11 @@ TEST(Verify, CatchesAWrongAnswer) {
   Result unbounded = r;
   unbounded.phase = Phase::dUNBD;
   EXPECT_NE(verify(p, unbounded), "");
+  for (Phase ray : {Phase::pINF, Phase::dINF, Phase::pdINF}) {
+    Result infeasible = r;
+    infeasible.phase = ray;
+    EXPECT_NE(verify(p, infeasible), "") << phase_name(ray);
+  }
 }
 
 TEST(Verify, AgreesToTheDigitsGiven) {
@@ -298,6 +335,29 @@ INSTANTIATE_TEST_SUITE_P(Sdplib, SdplibLarge, ::testing::Values("arch0", "gpp250
 
 namespace ulibc::sdp {
 namespace {
+
+// The exact step goes to the cone's boundary: a little less stays inside, a little more leaves it; Lanczos's
+// estimate (on a block large enough to use it) is never shorter than the exact step by more than its 1e-3, and
+// may be longer, which is why the solver factors the point it reaches before it takes it.
+TEST(Cone, StepsReachTheBoundary) {
+  const std::vector<BlockShape> shapes = {{80, false}, {5, false}, {6, true}};
+  for (unsigned seed = 1; seed <= 5; ++seed) {
+    const BlockMatrix a = random_positive_definite(shapes, seed);
+    BlockMatrix d = random_positive_definite(shapes, seed + 100), f(shapes), probe(shapes), probe_factor(shapes);
+    d.axpy(-1, random_positive_definite(shapes, seed + 200));  // indefinite
+    ASSERT_TRUE(factor(a, f, 1));
+    const auto [exact, same] = max_steps(f, d, f, d, 1e30, 2, StepMethod::exact);
+    EXPECT_EQ(exact, same);
+    ASSERT_LT(exact, 1e30);
+    for (const auto& [scale, inside] : {std::pair{0.999, true}, std::pair{1.001, false}}) {
+      probe = a;
+      probe.axpy(scale * exact, d);
+      EXPECT_EQ(factor(probe, probe_factor, 1), inside) << "seed " << seed << ", " << scale << " of the step";
+    }
+    const auto [estimate, unused] = max_steps(f, d, f, d, 1e30, 1, StepMethod::estimate);
+    EXPECT_GE(estimate, exact * (1 - 2e-3)) << "seed " << seed;
+  }
+}
 
 TEST(Dense, TeamCholeskyIsLapacksCholesky) {
   for (int n : {5, 130, 200, 251}) {

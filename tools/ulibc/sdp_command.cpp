@@ -1,8 +1,8 @@
 // sdp_command.cpp — `ulibc sdp`: a semidefinite program from an SDPA file, solved by the primal–dual
 // interior-point method on threads placed by a policy, printed as SDPA prints it.
 //
-// Exit status: 0 when the problem was solved (pdOPT) or shown to have no feasible point on one side (pUNBD,
-// dUNBD: the record says which); 3 when the iteration limit or a numerical failure stopped it first (the phase
+// Exit status: 0 when the problem was solved (pdOPT) or shown to have no feasible point (pUNBD, dUNBD, pINF, dINF,
+// pdINF: the record says which); 3 when the iteration limit or a numerical failure stopped it first (the phase
 // says what became feasible); 2 for bad input, 1 for anything else.
 #include <fmt/format.h>
 
@@ -138,7 +138,8 @@ void run_sdp(SdpOptions& o) {
     json_file << j.dump(2) << '\n';
     if (!json_file.flush()) throw system_error(fmt::format("cannot write {}", o.json));
   }
-  if (r.phase != sdp::Phase::pdOPT && r.phase != sdp::Phase::pUNBD && r.phase != sdp::Phase::dUNBD)
+  if (r.phase == sdp::Phase::noINFO || r.phase == sdp::Phase::pFEAS || r.phase == sdp::Phase::dFEAS ||
+      r.phase == sdp::Phase::pdFEAS)
     throw ExitStatus{kExitNotSolved, fmt::format("sdp stopped at phase {}: {}", sdp::phase_name(r.phase), r.reason)};
 }
 
