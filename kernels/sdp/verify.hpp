@@ -3,7 +3,8 @@
 // The residuals and objectives are recomputed from the problem's entries (not with the solver's block algebra),
 // and X and Y are checked to lie in the cone by their smallest eigenvalues (LAPACK). A pdOPT answer must be
 // feasible within ε̄ and have a relative gap within ε*; a pUNBD answer a feasible (P) point below the lower bound
-// (so (D) has no feasible point); a dUNBD answer a feasible (D) point above the upper bound (so (P) has none).
+// or one whose x certifies (D) infeasible; a dUNBD answer a feasible (D) point above the upper bound or whose Y
+// certifies (P) infeasible; pINF, dINF and pdINF answers their certificates (sdp/sdp.hpp), with X and Y in the cone.
 // The tests also compare the Schur complement with B computed the plain way, from dense copies of the F_i.
 #pragma once
 #include <string>
