@@ -15,13 +15,6 @@
 namespace ulibc::testing {
 namespace {
 
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
-
 class BenchCli : public ::testing::Test {
  protected:
   void SetUp() override {

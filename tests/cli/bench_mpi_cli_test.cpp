@@ -16,7 +16,6 @@ namespace ulibc::testing {
 namespace {
 
 const std::string kMpirun = "/usr/bin/mpirun";
-const std::map<std::string, std::string> kAlone = mpi_alone_environment();
 // Few and small sizes, few short repetitions: the tests check the record, not the machine.
 const std::vector<std::string> kTiny = {"bench", "mpi", "--quick", "--sizes", "8,64,4Ki"};
 const std::vector<std::size_t> kTinySizes = {8, 64, 4096};
@@ -127,11 +126,11 @@ TEST(BenchMpiCli, ThreadLevelIsTheOneAskedFor) {
 }
 
 TEST(BenchMpiCli, OneRankMeasuresTheCollectivesAndSaysWhyNotP2p) {
-  const CliResult r = run_cli(kTiny, kAlone);
+  const CliResult r = run_cli(kTiny, kMpiAlone);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("p2p and overlap need two ranks"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("allreduce us"), std::string::npos) << r.out;
-  const auto j = run_cli_json(with(kTiny, {"--json"}), kAlone);
+  const auto j = run_cli_json(with(kTiny, {"--json"}), kMpiAlone);
   EXPECT_EQ(j["ranks"], 1);
   EXPECT_FALSE(j.contains("p2p"));
   EXPECT_FALSE(j.contains("overlap"));
@@ -144,7 +143,7 @@ TEST(BenchMpiCli, OneRankMeasuresTheCollectivesAndSaysWhyNotP2p) {
 
 TEST(BenchMpiCli, BadOptionsAreRefusedWithOneLine) {
   const auto bench = [](std::initializer_list<std::string> more) {
-    return run_cli(with({"bench", "mpi"}, more), kAlone);
+    return run_cli(with({"bench", "mpi"}, more), kMpiAlone);
   };
   expect_usage_error(bench({"--sizes", "0"}), {"--sizes 0", "multiples of 8"});
   expect_usage_error(bench({"--sizes", "8,12"}), {"--sizes 12"});

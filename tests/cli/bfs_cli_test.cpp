@@ -15,8 +15,6 @@
 namespace ulibc::testing {
 namespace {
 
-void write_file(const std::string& path, const std::string& bytes) { std::ofstream(path, std::ios::binary) << bytes; }
-
 // Little-endian bytes of a uint64 or uint32, for hand-made binary edge files.
 template <class U>
 std::string le(U x) {

@@ -11,13 +11,10 @@
 namespace ulibc::testing {
 namespace {
 
-const std::map<std::string, std::string> kAlone = mpi_alone_environment();
-const std::map<std::string, std::string> kOpenMpi = mpi_launcher_environment();
-
 void write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
 
 TEST(GmresCli, OneRankWithoutMpirunGivesTheRecord) {
-  const auto j = run_cli_json({"gmres", "--generate", "convdiff2d:12", "--tol", "1e-9", "--json"}, kAlone);
+  const auto j = run_cli_json({"gmres", "--generate", "convdiff2d:12", "--tol", "1e-9", "--json"}, kMpiAlone);
   EXPECT_EQ(j["converged"], true);
   EXPECT_LE(j["true_relative_residual"].get<double>(), 1e-9);
   EXPECT_GT(j["iterations"].get<long>(), 0);
@@ -33,7 +30,7 @@ TEST(GmresCli, OneRankWithoutMpirunGivesTheRecord) {
 TEST(GmresCli, FixedKnobsAreKeptAndPrinted) {
   const auto j = run_cli_json({"gmres", "--generate", "poisson2d:10", "--restart", "7", "--orth", "mgs", "--precond",
                                "bilu0", "--spmv", "unroll4", "--comm", "isend", "--json"},
-                              kAlone);
+                              kMpiAlone);
   EXPECT_EQ(j["choices"]["restart"], 7);
   EXPECT_EQ(j["choices"]["orth"], "mgs");
   EXPECT_EQ(j["choices"]["precond"], "bilu0");
@@ -49,7 +46,7 @@ TEST(GmresCli, RhsInSolutionOut) {
   write(dir.path() + "/b.mtx", "%%MatrixMarket matrix array real general\n3 1\n2\n4\n6\n");
   const CliResult r = run_cli(
       {"gmres", "--matrix", dir.path() + "/a.mtx", "--rhs", dir.path() + "/b.mtx", "--output", dir.path() + "/x.mtx"},
-      kAlone);
+      kMpiAlone);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("converged"), std::string::npos) << r.out;
   EXPECT_EQ(read_file(dir.path() + "/x.mtx"), "%%MatrixMarket matrix array real general\n3 1\n1\n2\n3\n");
@@ -59,7 +56,7 @@ TEST(GmresCli, RhsInSolutionOut) {
 TEST(GmresCli, PlotDrawsTheTimeSplit) {
   TempDir dir;
   const std::string svg = dir.path() + "/split.svg";
-  const CliResult r = run_cli({"gmres", "--generate", "convdiff2d:12", "--plot", svg}, kAlone);
+  const CliResult r = run_cli({"gmres", "--generate", "convdiff2d:12", "--plot", svg}, kMpiAlone);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(read_file(svg).find("<svg"), std::string::npos);
 }
@@ -67,7 +64,7 @@ TEST(GmresCli, PlotDrawsTheTimeSplit) {
 TEST(GmresCli, NotConvergingExitsThreeWithTheResidualReached) {
   const CliResult r = run_cli({"gmres", "--generate", "convdiff2d:30", "--precond", "none", "--restart", "5",
                                "--max-iterations", "10", "--json"},
-                              kAlone);
+                              kMpiAlone);
   EXPECT_EQ(r.exit_code, 3) << r.err;
   EXPECT_NE(r.err.find("did not converge: true relative residual"), std::string::npos) << r.err;
   const auto j = nlohmann::json::parse(r.out);
@@ -79,27 +76,28 @@ TEST(GmresCli, NotConvergingExitsThreeWithTheResidualReached) {
 TEST(GmresCli, BadInputIsNamed) {
   TempDir dir;
   write(dir.path() + "/bad.mtx", "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 1\n4 1 1\n");
-  expect_usage_error(run_cli({"gmres", "--matrix", dir.path() + "/bad.mtx"}, kAlone), {"bad.mtx:4:"});
+  expect_usage_error(run_cli({"gmres", "--matrix", dir.path() + "/bad.mtx"}, kMpiAlone), {"bad.mtx:4:"});
   write(dir.path() + "/wide.mtx", "%%MatrixMarket matrix coordinate real general\n2 3 2\n1 1 1\n2 3 1\n");
-  expect_usage_error(run_cli({"gmres", "--matrix", dir.path() + "/wide.mtx"}, kAlone), {"2 x 3", "square"});
+  expect_usage_error(run_cli({"gmres", "--matrix", dir.path() + "/wide.mtx"}, kMpiAlone), {"2 x 3", "square"});
   write(dir.path() + "/nan.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 nan\n2 2 1\n");
-  expect_usage_error(run_cli({"gmres", "--matrix", dir.path() + "/nan.mtx"}, kAlone), {"nan.mtx:3:"});
+  expect_usage_error(run_cli({"gmres", "--matrix", dir.path() + "/nan.mtx"}, kMpiAlone), {"nan.mtx:3:"});
   write(dir.path() + "/short.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n");
-  expect_usage_error(run_cli({"gmres", "--matrix", dir.path() + "/short.mtx"}, kAlone), {"short.mtx"});
-  expect_usage_error(run_cli({"gmres", "--generate", "poisson2d:5", "--tol", "0"}, kAlone), {"--tol"});
-  expect_usage_error(run_cli({"gmres", "--generate", "poisson2d:5", "--restart", "0"}, kAlone), {"--restart"});
-  expect_usage_error(run_cli({"gmres", "--generate", "poisson2d:5", "--orth", "gs"}, kAlone),
+  expect_usage_error(run_cli({"gmres", "--matrix", dir.path() + "/short.mtx"}, kMpiAlone), {"short.mtx"});
+  expect_usage_error(run_cli({"gmres", "--generate", "poisson2d:5", "--tol", "0"}, kMpiAlone), {"--tol"});
+  expect_usage_error(run_cli({"gmres", "--generate", "poisson2d:5", "--restart", "0"}, kMpiAlone), {"--restart"});
+  expect_usage_error(run_cli({"gmres", "--generate", "poisson2d:5", "--orth", "gs"}, kMpiAlone),
                      {"orthogonalisation", "cgs2"});
-  expect_usage_error(run_cli({"gmres", "--generate", "poisson2d:5", "--comm", "tcp"}, kAlone), {"irecv"});
-  expect_usage_error(run_cli({"gmres"}, kAlone), {"--matrix", "--generate"});
+  expect_usage_error(run_cli({"gmres", "--generate", "poisson2d:5", "--comm", "tcp"}, kMpiAlone), {"irecv"});
+  expect_usage_error(run_cli({"gmres"}, kMpiAlone), {"--matrix", "--generate"});
   // A zero pivot: row 2 has no diagonal entry.
   write(dir.path() + "/pivot.mtx",
         "%%MatrixMarket matrix coordinate real general\n3 3 5\n1 1 2\n1 2 1\n2 1 1\n2 3 1\n3 3 2\n");
-  expect_usage_error(run_cli({"gmres", "--matrix", dir.path() + "/pivot.mtx", "--precond", "bilu0"}, kAlone),
+  expect_usage_error(run_cli({"gmres", "--matrix", dir.path() + "/pivot.mtx", "--precond", "bilu0"}, kMpiAlone),
                      {"zero pivot in row 2"});
   write(dir.path() + "/b.mtx", "%%MatrixMarket matrix array real general\n2 1\n1\n1\n");
-  expect_usage_error(run_cli({"gmres", "--matrix", dir.path() + "/pivot.mtx", "--rhs", dir.path() + "/b.mtx"}, kAlone),
-                     {"b.mtx", "vector of 3"});
+  expect_usage_error(
+      run_cli({"gmres", "--matrix", dir.path() + "/pivot.mtx", "--rhs", dir.path() + "/b.mtx"}, kMpiAlone),
+      {"b.mtx", "vector of 3"});
 }
 
 // --tuning-file: the first solve tunes and stores its choices; the second of the same matrix starts from them, with
@@ -108,10 +106,10 @@ TEST(GmresCli, TuningFileRemembersTheChoices) {
   TempDir dir;
   const std::string file = dir.path() + "/tuned.json";
   const std::vector<std::string> first = {"gmres", "--generate", "convdiff2d:30", "--tuning-file", file, "--json"};
-  const auto tuned = run_cli_json(first, kAlone);
+  const auto tuned = run_cli_json(first, kMpiAlone);
   EXPECT_EQ(tuned["converged"], true);
   EXPECT_GT(tuned["time"]["tuning"].get<double>(), 0);
-  const auto again = run_cli_json(first, kAlone);
+  const auto again = run_cli_json(first, kMpiAlone);
   EXPECT_EQ(again["converged"], true);
   EXPECT_EQ(again["choices"], tuned["choices"]);
   EXPECT_EQ(again["trial_iterations"], 0);
@@ -120,11 +118,11 @@ TEST(GmresCli, TuningFileRemembersTheChoices) {
     EXPECT_NE(d["reason"].get<std::string>().find(file), std::string::npos) << d.dump();
   EXPECT_EQ(again["decisions"].size(), 5u);
 
-  run_cli_json({"gmres", "--generate", "poisson2d:30", "--tuning-file", file, "--json"}, kAlone);
+  run_cli_json({"gmres", "--generate", "poisson2d:30", "--tuning-file", file, "--json"}, kMpiAlone);
   EXPECT_EQ(nlohmann::json::parse(read_file(file))["tuned"].size(), 2u);
 
   write(file, "{\"tuned\": 3}");
-  expect_usage_error(run_cli({"gmres", "--generate", "convdiff2d:30", "--tuning-file", file}, kAlone), {file});
+  expect_usage_error(run_cli({"gmres", "--generate", "convdiff2d:30", "--tuning-file", file}, kMpiAlone), {file});
 }
 
 class GmresMpirun : public ::testing::Test {
@@ -135,7 +133,7 @@ class GmresMpirun : public ::testing::Test {
   CliResult gmres(int ranks, std::vector<std::string> args) {
     std::vector<std::string> command = {kMpirun, "-n", std::to_string(ranks), ULIBC_CLI_PATH, "gmres"};
     command.insert(command.end(), args.begin(), args.end());
-    return run_program(command, kOpenMpi);
+    return run_program(command, kMpiLauncher);
   }
   static constexpr const char* kMpirun = "/usr/bin/mpirun";
 };

@@ -38,8 +38,6 @@ std::vector<int> procs(const json& j) {
   return result;
 }
 
-std::vector<int> ints(const json& array) { return array.get<std::vector<int>>(); }
-
 TEST_F(MapCli, ScatterEightThreadsAsInThePaper) {
   const json j = map_json("scatter", 8);
   EXPECT_EQ(j["policy"], "scatter");

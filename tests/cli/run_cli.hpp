@@ -34,8 +34,16 @@ nlohmann::json run_cli_json(const std::vector<std::string>& args, const std::map
 // each yielding its core when idle (CI has two).
 std::map<std::string, std::string> mpi_alone_environment();
 std::map<std::string, std::string> mpi_launcher_environment();
+inline const std::map<std::string, std::string> kMpiAlone = mpi_alone_environment();
+inline const std::map<std::string, std::string> kMpiLauncher = mpi_launcher_environment();
 
 // The whole of a file the tool wrote ("" when it is missing).
 std::string read_file(const std::string& path);
+// Writes `bytes` to `path`, for the tool to read.
+void write_file(const std::string& path, const std::string& bytes);
+// `text` cut at its line ends.
+std::vector<std::string> lines_of(const std::string& text);
+// A JSON array of whole numbers.
+std::vector<int> ints(const nlohmann::json& array);
 
 }  // namespace ulibc::testing

@@ -16,15 +16,6 @@
 namespace ulibc::testing {
 namespace {
 
-void write_file(const std::string& path, const std::string& bytes) { std::ofstream(path, std::ios::binary) << bytes; }
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
-
 // The last line of a successful text run: the count alone.
 std::string count_line(const std::vector<std::string>& args) {
   std::vector<std::string> all = {"simpath"};

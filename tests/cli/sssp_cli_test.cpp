@@ -18,8 +18,6 @@
 namespace ulibc::testing {
 namespace {
 
-void write_file(const std::string& path, const std::string& bytes) { std::ofstream(path, std::ios::binary) << bytes; }
-
 // 1 -> 2 (3, and a parallel 7), 2 -> 3 (4), 1 -> 3 (9), 3 -> 1 (0), a self-loop
 // on 2, and 4 -> 5 (1) out of reach of 1..3. Checksums by hand, per source:
 // 1: 0+3+7 = 10; 2: 4+0+4 = 8 (3 -> 1 is free); 3: 0+3+0 = 3; 4: 1; 5: 0.

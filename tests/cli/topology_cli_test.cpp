@@ -15,8 +15,6 @@ FakeMachine two_socket() {
   return {.packages = 2, .cores_per_package = 4, .smt = 2, .numbering = Numbering::smt_adjacent};
 }
 
-std::vector<int> ints(const json& array) { return array.get<std::vector<int>>(); }
-
 TEST(TopologyCli, JsonCountsMatchTheMachine) {
   TempDir dir;
   write_fake_sysfs(two_socket(), dir.path());

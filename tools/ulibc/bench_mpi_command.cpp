@@ -34,7 +34,6 @@ namespace {
 
 using nlohmann::ordered_json;
 
-constexpr int kRoot = 0;
 constexpr int kQuickReps = 5;
 constexpr double kQuickBatchSeconds = 2.5e-4;
 constexpr int kMaxReps = 1000;

@@ -25,7 +25,6 @@ namespace ulibc::cli {
 namespace {
 
 constexpr int kExitNotConverged = 3;
-constexpr int kRoot = 0;
 
 struct GmresOptions {
   PlacementOptions placement;

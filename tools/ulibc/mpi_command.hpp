@@ -6,6 +6,9 @@
 
 namespace ulibc::cli {
 
+// The rank that reads the files and prints the results.
+inline constexpr int kRoot = 0;
+
 // Runs `body` inside an mpi::Session at `level`. A failure is printed here, by the rank that met it, before
 // MPI_Finalize, and leaves as mpi::FailedElsewhere of the same kind, which main does not print again; an ExitStatus
 // (gmres: not converged) likewise, leaving without its message. Printed after the session ended, the line raced the
