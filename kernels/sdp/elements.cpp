@@ -103,6 +103,14 @@ std::vector<FullEntry> full_pattern(const SparseBlock& sb) {
   return full;
 }
 
+// The stored (upper) entries with each off-diagonal value doubled: F • G = Σ_{p≤q} value·(G_pq + G_qp)/(1 + [p=q]),
+// so against G + Gᵀ's upper triangle each entry is read once.
+std::vector<FullEntry> doubled(const SparseBlock& sb) {
+  std::vector<FullEntry> upper;
+  for (const Entry& e : sb.entries) upper.push_back({e.i, e.j, e.i == e.j ? e.value : 2 * e.value});
+  return upper;
+}
+
 // The distinct rows of a member's entries, and each entry's index among them.
 void index_rows(Member& mb) {
   for (const FullEntry& e : mb.entries) mb.rows.push_back(e.p);
@@ -138,7 +146,7 @@ void Elements::plan_block(const Problem& problem, int block, std::size_t offset,
       .block = block, .n = problem.blocks[block].size, .diagonal = problem.blocks[block].diagonal, .offset = offset};
   for (int k = 1; k <= m_; ++k)
     for (const SparseBlock& sb : problem.f[k].blocks)
-      if (sb.block == block) plan.members.push_back({.row = k - 1, .entries = full_pattern(sb)});
+      if (sb.block == block) plan.members.push_back({.row = k - 1, .entries = full_pattern(sb), .upper = doubled(sb)});
   if (plan.members.empty()) return;
   // Densest first (Fujisawa–Kojima–Nakata's order): the costly rows compute the most pairs with the cheap formulas.
   std::stable_sort(plan.members.begin(), plan.members.end(),
@@ -293,12 +301,20 @@ void product(const BlockPlan& plan, std::size_t rho, const double* zc, const dou
               1.0, ur, plan.n, zc + cols.begin, plan.n, 0.0, g + cols.begin * n, plan.n);
 }
 
-// B_ij += F_j • G for the members a2 in `members`.
+// Columns [begin, end) of G's upper triangle ← (G + Gᵀ)/2 there: then F_j • G is one read per stored entry of F_j
+// (f1_sums), half the reads of its full pattern. Reads only the strict lower triangle of other columns.
+void symmetrize_upper(const BlockPlan& plan, Range cols, double* g) {
+  const std::size_t n = static_cast<std::size_t>(plan.n);
+  for (std::size_t q = cols.begin; q < cols.end; ++q)
+    for (std::size_t p = 0; p < q; ++p) g[p + q * n] = (g[p + q * n] + g[q + p * n]) / 2;
+}
+
+// B_ij += F_j • G for the members a2 in `members`, G's upper triangle symmetrized.
 void f1_sums(const BlockPlan& plan, const double* g, Range members, double* row) {
   const std::size_t n = static_cast<std::size_t>(plan.n);
   for (std::size_t a2 = members.begin; a2 < members.end; ++a2) {
     double sum = 0;
-    for (const FullEntry& ej : plan.members[a2].entries) sum += ej.value * g[ej.p + ej.q * n];
+    for (const FullEntry& ej : plan.members[a2].upper) sum += ej.value * g[ej.p + ej.q * n];
     row[plan.members[a2].row] += sum;
   }
 }
@@ -332,6 +348,7 @@ void Elements::compute_dense(const BlockPlan& plan, std::size_t a, const double*
   if (mi.formula == Formula::f1) {
     s.g.resize(n * n);
     product(plan, rho, s.zc.data(), s.ur.data(), Range{0, n}, s.g.data());
+    symmetrize_upper(plan, Range{0, n}, s.g.data());
     f1_sums(plan, s.g.data(), after, row);
     return;
   }
@@ -358,6 +375,8 @@ void Elements::compute_dense_together(const BlockPlan& plan, std::size_t a, cons
   gather(plan, mi, u, v, share(Range{0, rho}), together_->zc.data(), together_->ur.data(), together_->fr.data());
 #pragma omp barrier
   product(plan, rho, together_->zc.data(), together_->ur.data(), share(Range{0, n}), together_->g.data());
+#pragma omp barrier
+  symmetrize_upper(plan, share(Range{0, n}), together_->g.data());
 #pragma omp barrier
   f1_sums(plan, together_->g.data(), share(Range{a, plan.members.size()}),
           raw_.data() + static_cast<std::size_t>(mi.row) * m_);

@@ -58,6 +58,7 @@ struct Member {
   int row = 0;  // k − 1: its row of B
   Formula formula = Formula::f3;
   std::vector<FullEntry> entries;  // the full pattern (an LP block: the diagonal)
+  std::vector<FullEntry> upper;    // the stored entries (p ≤ q), each off-diagonal one's value doubled
   std::vector<int> rows;           // the distinct p of `entries`, ascending (dense blocks)
   std::vector<int> slot;           // for each entry, the index of its p in `rows`
   double cost = 0;                 // the estimate of the formula chosen

@@ -363,8 +363,10 @@ class Solver {
       if (!x_moved && !(x_moved = advance(X_, Lx_, dX_, alpha_p))) alpha_p *= par_.gamma_star;
       if (!y_moved && !(y_moved = advance(Y_, Ly_, dY_, alpha_d))) alpha_d *= par_.gamma_star;
     }
-    if (!x_moved || !y_moved)
-      fail(Iteration{}, "X or Y cannot stay in the cone: no step of γ*^10 of the exact length factors");
+    // A side that cannot move stays where it is (at the rounding floor, X + α dX may not factor for any α the
+    // solver can tell from 0) while the other moves; the solve fails only when neither can.
+    if (!x_moved && !y_moved)
+      fail(Iteration{}, "neither X nor Y can stay in the cone: no step of γ*^10 of the exact length factors");
     return {x_moved ? alpha_p : 0.0, y_moved ? alpha_d : 0.0};
   }
 
