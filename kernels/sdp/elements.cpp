@@ -364,7 +364,7 @@ void Elements::compute_dense(const BlockPlan& plan, std::size_t a, const double*
 }
 
 // A row too costly for one thread's share (gpp's all-ones constraint: F1 on the whole block), computed by the
-// whole team in three steps: F_i Y's columns, G's columns, then the sums by member, with barriers between.
+// whole team: F_i Y's columns, G's columns, G symmetrized by columns, then the sums by member, with barriers between.
 void Elements::compute_dense_together(const BlockPlan& plan, std::size_t a, const double* u, const double* v,
                                       int thread) {
   const Member& mi = plan.members[a];
