@@ -12,9 +12,10 @@
 // the rows that F_i has, so F1's product and F2's inner products run over those rows alone. LP blocks are F3 on
 // their diagonals.
 //
-// In parallel (Yamazaki, Fujisawa et al., the ULIBC paper's §4.3): each thread owns a contiguous range of rows i,
+// In parallel (Yasui, Fujisawa et al., the ULIBC paper's §4.3): each thread owns a contiguous range of rows i,
 // sized by the rows' estimated cost (they are very uneven: the first constraints of each order compute the most),
-// and writes only its rows, so no two threads write one element. The threads' rows are laid out node by node on
+// and writes only its rows, so no two threads write one element; a row that would cost one thread more than its
+// share of the whole is computed by the whole team. The threads' rows are laid out node by node on
 // their nodes, and each node reads X⁻¹ and Y from its own copy (Placement::copies), from pages spread over the
 // nodes (interleave), or from where the solver first wrote them (first_touch).
 #pragma once

@@ -5,11 +5,12 @@
 // 6.2.0", and Yamashita, Fujisawa and Kojima, "Implementation and evaluation of SDPA 6.0" (Optim. Methods Softw.
 // 18, 2003), §2: from the infeasible point x = 0, X = Y = λ*·I, each iteration
 //   1. ELEMENTS   the Schur complement B_ij = F_i • (X⁻¹ F_j Y) of the HRVW/KSH/M direction (sdp/elements.hpp);
-//   2. CHOLESKY   B = L Lᵀ (LAPACK dpotrf);
+//   2. CHOLESKY   B = L Lᵀ on the team (sdp/schur_system.hpp: B + δI where B will not factor, solves refined);
 //   3. predictor  the direction towards μ = 0 (feasible) or β̄μ (infeasible);
 //   4. corrector  Mehrotra's: the same B, the centring β from the predictor's progress, and the predictor's
 //                 second-order term dX·dY;
-//   5. step       α = min(1, γ*·α_max) for X and for Y, α_max from the smallest eigenvalue of L⁻¹ dX L⁻ᵀ (dsyevr);
+//   5. step       α = min(1, γ*·α_max) for X and for Y, α_max from the smallest eigenvalue of L⁻¹ dX L⁻ᵀ (Lanczos,
+//                 checked by factoring the point reached; LAPACK's dsyevr where that fails);
 // until the relative gap is below ε* and both feasibility errors below ε̄ (pdOPT), or a feasible side's objective
 // passes SDPA's bounds (pUNBD: (P) unbounded, so (D) infeasible; dUNBD: (D) unbounded, so (P) infeasible), or an
 // iterate has run far enough along a ray to certify a side infeasible (pINF, dINF, pdINF), or the iteration limit
