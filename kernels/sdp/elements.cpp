@@ -236,7 +236,22 @@ const double* Elements::copy_of(const BlockMatrix& m, int thread, int which) {
 }
 
 void Elements::compute(const BlockMatrix& xinv, const BlockMatrix& y, std::span<double> b) {
+  int team = map_.size();
 #pragma omp parallel num_threads(map_.size())
+  {
+    // Each thread's rows are planned: a smaller team (OMP_THREAD_LIMIT, nesting) would leave rows of B unwritten.
+    if (omp_get_num_threads() != map_.size()) {
+#pragma omp single
+      team = omp_get_num_threads();
+    } else {
+      compute_on_team(xinv, y, b);
+    }
+  }
+  if (team != map_.size())
+    throw system_error(fmt::format("ELEMENTS: OpenMP gave {} threads of the {} the mapping has", team, map_.size()));
+}
+
+void Elements::compute_on_team(const BlockMatrix& xinv, const BlockMatrix& y, std::span<double> b) {
   {
     const int t = omp_get_thread_num();
     const double* u = copy_of(xinv, t, 0);

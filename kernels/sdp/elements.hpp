@@ -102,7 +102,8 @@ class Elements {
   Elements& operator=(const Elements&) = delete;
 
   // b (m×m, column-major) ← the lower triangle of B for the current X⁻¹ and Y; its strict upper triangle is left
-  // as it was. Runs the mapping's team (bound by the caller: ulibc::ScopedOpenMPTeam).
+  // as it was. Runs the mapping's team (bound by the caller: ulibc::ScopedOpenMPTeam); Error(system) when OpenMP
+  // gives fewer threads.
   void compute(const BlockMatrix& xinv, const BlockMatrix& y, std::span<double> b);
 
   // How many (constraint, dense block) pairs use each formula, and the LP blocks' entries.
@@ -124,6 +125,7 @@ class Elements {
   void share_rows();
   void allocate_copies(std::size_t values);
   const double* copy_of(const BlockMatrix& m, int thread, int which);
+  void compute_on_team(const BlockMatrix& xinv, const BlockMatrix& y, std::span<double> b);
   void compute_rows(int thread, const double* u, const double* v);
   void compute_dense(const detail::BlockPlan& plan, std::size_t a, const double* u, const double* v, double* row,
                      Scratch& s) const;

@@ -3,6 +3,7 @@
 #include "sdp/sdp.hpp"
 
 #include <gtest/gtest.h>
+#include <omp.h>
 
 #include <cctype>
 #include <cmath>
@@ -110,6 +111,28 @@ TEST(Elements, RowsAreSharedByCost) {
   EXPECT_EQ(detail::balanced_ranges(cost, 2), (std::vector<int>{0, 1, 11}));
   EXPECT_EQ(detail::balanced_ranges(std::vector<double>{1, 1, 1, 1}, 2), (std::vector<int>{0, 2, 4}));
   EXPECT_EQ(detail::balanced_ranges(std::vector<double>{1}, 3), (std::vector<int>{0, 1, 1, 1}));
+}
+
+// Called from inside a parallel region with nesting off, ELEMENTS gets a team of one: its plan's other rows would
+// stay unwritten, so it refuses.
+TEST(Elements, RefusesATeamSmallerThanItsMapping) {
+  const Problem p = random_problem(kMixed);
+  const BlockMatrix xinv = random_positive_definite(p.blocks, 3), y = random_positive_definite(p.blocks, 4);
+  const Mapping map = Mapping::build(live(), Policy(PolicyKind::compact), 2);
+  Elements elements(p, std::nullopt, live(), map, Placement::copies);
+  std::vector<double> b(static_cast<std::size_t>(p.m()) * p.m());
+  const int levels = omp_get_max_active_levels();
+  omp_set_max_active_levels(1);
+  bool refused = false;
+#pragma omp parallel num_threads(2)
+#pragma omp single
+  try {
+    elements.compute(xinv, y, b);
+  } catch (const Error& e) {
+    refused = e.kind() == ErrorKind::system;
+  }
+  omp_set_max_active_levels(levels);
+  EXPECT_TRUE(refused);
 }
 
 TEST(Elements, SchurComplementIsPositiveDefinite) {
