@@ -251,27 +251,27 @@ void Elements::compute(const BlockMatrix& xinv, const BlockMatrix& y, std::span<
     throw system_error(fmt::format("ELEMENTS: OpenMP gave {} threads of the {} the mapping has", team, map_.size()));
 }
 
+// One thread's part of compute(), inside the team: its node's copies, its rows zeroed, the rows the team shares,
+// its own rows, then (after every row exists) its columns of b.
 void Elements::compute_on_team(const BlockMatrix& xinv, const BlockMatrix& y, std::span<double> b) {
-  {
-    const int t = omp_get_thread_num();
-    const double* u = copy_of(xinv, t, 0);
-    const double* v = copy_of(y, t, 1);
-    const auto [begin, end] = rows_of(t);
-    std::fill(raw_.data() + static_cast<std::size_t>(begin) * m_, raw_.data() + static_cast<std::size_t>(end) * m_,
-              0.0);
+  const int t = omp_get_thread_num();
+  const double* u = copy_of(xinv, t, 0);
+  const double* v = copy_of(y, t, 1);
+  const auto [begin, end] = rows_of(t);
+  std::fill(raw_.data() + static_cast<std::size_t>(begin) * m_, raw_.data() + static_cast<std::size_t>(end) * m_, 0.0);
 #pragma omp barrier
-    for (const auto& [pl, a] : together_tasks_)
-      compute_dense_together(plans_[pl], a, u + plans_[pl].offset, v + plans_[pl].offset, t);
-    compute_rows(t, u, v);
+  for (const auto& [pl, a] : together_tasks_)
+    compute_dense_together(plans_[pl], a, u + plans_[pl].offset, v + plans_[pl].offset, t);
+  compute_rows(t, u, v);
 #pragma omp barrier
-    assemble(t, b);
-  }
+  assemble(t, b);
 }
 
 void Elements::compute_rows(int thread, const double* u, const double* v) {
   Scratch& s = scratch_[thread];
   const std::size_t m = static_cast<std::size_t>(m_);
-  for (int i = thread_rows_[slot_[thread]]; i < thread_rows_[slot_[thread] + 1]; ++i) {
+  const auto [begin, end] = rows_of(thread);
+  for (int i = begin; i < end; ++i) {
     double* row = raw_.data() + i * m;
     for (const auto& [pl, a] : tasks_[i]) {
       const BlockPlan& plan = plans_[pl];
@@ -414,7 +414,8 @@ void Elements::compute_lp(const BlockPlan& plan, std::size_t a, const double* u,
 void Elements::assemble(int thread, std::span<double> b) const {
   const std::size_t m = static_cast<std::size_t>(m_);
   const double* raw = raw_.data();
-  for (int c = thread_rows_[slot_[thread]]; c < thread_rows_[slot_[thread] + 1]; ++c) {
+  const auto [begin, end] = rows_of(thread);
+  for (int c = begin; c < end; ++c) {
     const std::size_t cc = static_cast<std::size_t>(c);
     b[cc + cc * m] = raw[cc * m + cc];
     for (std::size_t r = cc + 1; r < m; ++r) b[r + cc * m] = raw[cc * m + r] + raw[r * m + cc];
