@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "expect_error.hpp"
 #include "sdp/cone.hpp"
 #include "sdp/dense.hpp"
 #include "sdp/elements.hpp"
@@ -25,6 +26,8 @@
 
 namespace ulibc::sdp {
 namespace {
+
+using testing::expect_input_error;
 
 const Topology& live() {
   static const Topology topo = Topology::load("/", Detail::placement);
@@ -216,6 +219,20 @@ TEST(Solver, CertificatesAreWhatFarkasSays) {
   EXPECT_FALSE(certifies_dual_infeasible(p, {0, 1e3}, 0)) << "F_0 is 1e-3 of the margin at this size";
   EXPECT_FALSE(certifies_dual_infeasible(p, {0, 1e6}, 1e3)) << "the primal residual counts";
   EXPECT_FALSE(certifies_dual_infeasible(p, {0, -1e8}, 0)) << "c·x > 0";
+}
+
+TEST(Solver, RefusesAProblemWhoseSchurComplementCannotFit) {
+  Problem p{.blocks = {{2, false}}, .c = std::vector<double>(1'000'000, 1.0), .f = {}};
+  p.f.resize(p.c.size() + 1);  // B alone would be 8 TB
+  expect_input_error([&] { solve_live(p, 1); }, "Schur complement");
+}
+
+TEST(RandomProblem, RefusesSpecsItCannotBuild) {
+  EXPECT_EQ(parse_random_spec("random:20:8,-3:5").blocks.size(), 2u);
+  for (const char* bad : {"random:x:4", "random:20", "random:20:4,y", "rand:20:4", "random:20:4:1:2"})
+    expect_input_error([&] { parse_random_spec(bad); }, bad);
+  expect_input_error([&] { random_problem(parse_random_spec("random:20:0")); }, "size 0");
+  expect_input_error([&] { random_problem(parse_random_spec("random:99:4")); }, "m = 99");
 }
 
 TEST(Verify, CatchesAWrongAnswer) {
