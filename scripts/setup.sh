@@ -11,13 +11,14 @@ packages=(
   # tests: GoogleTest, hwloc as an independent oracle, snapshot extraction, libFuzzer
   libgtest-dev libgmock-dev hwloc tar bzip2 python3 clang libclang-rt-14-dev
   # kernels: Boost.Math (confidence intervals); `ulibc bench --plot` draws with
-  # Debian's Python and matplotlib
-  libboost-dev python3-matplotlib
+  # Debian's Python and matplotlib; `--draw FILE.png` renders its SVG with rsvg-convert
+  libboost-dev python3-matplotlib librsvg2-bin
   # benchmarks and tests: the peers measured against (hwloc's topology load,
   # likwid-bench's STREAM, OpenBLAS's complex BLAS, also the zblas reference,
   # the Boost Graph Library's BFS, oneTBB's tasks and sorts, SDPA's and CSDP's
   # semidefinite programming)
-  libhwloc-dev likwid libopenblas-dev libboost-graph-dev libtbb-dev sdpa coinor-csdp
+  # numastat (numactl) is the anchor `ulibc inspect` is shown beside
+  libhwloc-dev likwid libopenblas-dev numactl libboost-graph-dev libtbb-dev sdpa coinor-csdp
   # MPI: Open MPI's launcher and development files (several processes sharing a machine, and the distributed
   # kernels)
   openmpi-bin libopenmpi-dev
