@@ -1,0 +1,39 @@
+// os/process_control.hpp — starting, watching and signalling another process, and reading its /proc files whole.
+// Convention: nothing throws; a failure is a result carrying errno (0 when it worked), the layer above decides
+// what it means.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ulibc::os {
+
+// A file read to its end (numa_maps of a large process exceeds FsRoot::read's limit), or the errno that stopped it.
+struct FileText {
+  std::optional<std::string> text;
+  int error = 0;
+};
+FileText read_whole_file(const std::string& path);
+
+// fork + execvp in the child with this process's environment. pid -1 and the errno when fork or exec failed
+// (exec's errno comes back through a close-on-exec pipe, so a missing program is this result, not a child's exit).
+struct Spawned {
+  int pid = -1;
+  int error = 0;
+};
+Spawned spawn_program(const std::vector<std::string>& argv);
+
+// How a child ended: its exit code, or the signal that killed it.
+struct ChildEnd {
+  int code = 0;
+  int signal = 0;  // 0 when it exited
+  int error = 0;   // waitpid's errno; then code and signal mean nothing
+};
+// nullopt while the child runs (waitpid WNOHANG); reaps it once it has ended.
+std::optional<ChildEnd> poll_child(int pid);
+
+// From now on SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to this process go to `pid` instead: the child decides how
+// it ends, and this process reports it.
+void forward_termination_signals(int pid);
+
+}  // namespace ulibc::os
