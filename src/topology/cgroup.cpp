@@ -14,6 +14,9 @@ enum class Flavor { legacy_cpuset, v1, v2 };
 struct Mount {
   Flavor flavor;
   std::string dir;
+  // v1 names its files cpuset.cpus, cpuset.mems, … unless mounted with
+  // `noprefix` (what the legacy cpuset filesystem always did): cpus, mems.
+  std::string prefix;
 };
 
 bool has_option(const std::string& options, const std::string& want) {
@@ -34,9 +37,10 @@ std::optional<Mount> find_cpuset_mount(const os::FsRoot& fs) {
     std::istringstream fields(line);
     std::string dev, dir, type, options;
     if (!(fields >> dev >> dir >> type >> options)) continue;
-    if (type == "cpuset") return Mount{Flavor::legacy_cpuset, dir};
-    if (type == "cgroup" && has_option(options, "cpuset")) return Mount{Flavor::v1, dir};
-    if (type == "cgroup2" && !v2) v2 = Mount{Flavor::v2, dir};
+    if (type == "cpuset") return Mount{Flavor::legacy_cpuset, dir, ""};
+    if (type == "cgroup" && has_option(options, "cpuset"))
+      return Mount{Flavor::v1, dir, has_option(options, "noprefix") ? "" : "cpuset."};
+    if (type == "cgroup2" && !v2) v2 = Mount{Flavor::v2, dir, "cpuset."};
   }
   return v2;
 }
@@ -88,12 +92,14 @@ CgroupLimits read_cgroup_limits(const os::FsRoot& fs, std::vector<std::string>& 
       out.cpus = read_list_file(fs, dir + *group + "/cpus");
       out.mems = read_list_file(fs, dir + *group + "/mems");
       break;
-    case Flavor::v1:
-      out.cpus = read_list_file(fs, dir + *group + "/cpuset.effective_cpus");
-      if (!out.cpus) out.cpus = read_list_file(fs, dir + *group + "/cpuset.cpus");
-      out.mems = read_list_file(fs, dir + *group + "/cpuset.effective_mems");
-      if (!out.mems) out.mems = read_list_file(fs, dir + *group + "/cpuset.mems");
+    case Flavor::v1: {
+      const std::string base = dir + *group + "/" + mount->prefix;
+      out.cpus = read_list_file(fs, base + "effective_cpus");
+      if (!out.cpus) out.cpus = read_list_file(fs, base + "cpus");
+      out.mems = read_list_file(fs, base + "effective_mems");
+      if (!out.mems) out.mems = read_list_file(fs, base + "mems");
       break;
+    }
     case Flavor::v2:
       // A group without the cpuset controller inherits its nearest ancestor's set.
       for (std::string g = *group;; g = parent_of(g)) {

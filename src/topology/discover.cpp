@@ -206,16 +206,24 @@ class TopologyBuilder {
     return out;
   }
 
+  // Buggy firmware tables (and some heterogeneous-memory kernels) list a
+  // processor in two nodes. Refusing would leave the machine unusable; like
+  // hwloc, the first node (lowest id) keeps it and the conflict is a note.
   void assign_node_cpus() {
-    for (const auto& n : t_.nodes_) {
+    for (auto& n : t_.nodes_) {
+      CpuSet claimed_elsewhere;
       for (int cpu : n.cpus) {
         if (!known(cpu)) continue;  // a possible-but-absent processor
         Processor& p = proc(cpu);
-        if (p.node >= 0)
-          throw input_error("processor " + std::to_string(cpu) + " is listed in both " + fs_.path(node_path(p.node)) +
-                            " and " + fs_.path(node_path(n.id)));
+        if (p.node >= 0) {
+          note("processor " + std::to_string(cpu) + " is listed in both node" + std::to_string(p.node) + " and node" +
+               std::to_string(n.id) + "; kept in node" + std::to_string(p.node));
+          claimed_elsewhere.set(cpu);
+          continue;
+        }
         p.node = n.id;
       }
+      n.cpus = n.cpus - claimed_elsewhere;
     }
   }
 

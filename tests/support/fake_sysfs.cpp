@@ -134,6 +134,15 @@ std::string write_fake_sysfs(const FakeMachine& m, const std::string& root) {
         put(fs::path(root) / "proc/self/cgroup", "4:cpuset:/job");
         put(fs::path(root) / "sys/fs/cgroup/cpuset/job/cpuset.cpus", cpus);
         break;
+      case CgroupFlavor::v1_noprefix:
+        put(fs::path(root) / "proc/mounts",
+            "cgroup2 /sys/fs/cgroup cgroup2 rw,nosuid,nodev,noexec,relatime 0 0\n"
+            "cpuset /srv/batch/cpusets cgroup rw,relatime,cpuset,noprefix 0 0\n");
+        put(fs::path(root) / "proc/self/cpuset", "/job/step\n");
+        put(fs::path(root) / "proc/self/cgroup", "0::/user.slice\n");
+        put(fs::path(root) / "srv/batch/cpusets/job/step/cpus", cpus);
+        put(fs::path(root) / "srv/batch/cpusets/job/step/mems", "0");
+        break;
       case CgroupFlavor::v2:
         // The job's own group has no cpuset controller: the limit is its parent's.
         put(fs::path(root) / "proc/mounts", "cgroup2 /sys/fs/cgroup cgroup2 rw,nosuid 0 0");

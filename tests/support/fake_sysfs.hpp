@@ -15,7 +15,9 @@ enum class Numbering {
   smt_adjacent,  // AMD/ARM style: proc = core * smt_per_core + smt
 };
 
-enum class CgroupFlavor { legacy_cpuset, v1, v2 };
+// v1_noprefix: a cgroup-v1 cpuset hierarchy mounted at an arbitrary place with `noprefix` (files `cpus`,
+// `mems`), found through /proc/self/cpuset, beside a cgroup2 mount without the cpuset controller.
+enum class CgroupFlavor { legacy_cpuset, v1, v1_noprefix, v2 };
 
 struct FakeMachine {
   int packages = 1;

@@ -57,9 +57,17 @@ TEST_F(BadSysfs, GarbageNodeCpulist) {
   }
 }
 
-TEST_F(BadSysfs, ProcessorInTwoNodes) {
+// As hwloc does: the first node keeps the processor, the conflict is a note, the machine stays usable.
+TEST_F(BadSysfs, ProcessorInTwoNodesStaysInTheFirst) {
   overwrite("node/node1/cpulist", "1-3");
-  expect_input_error({"processor 1", file("node/node0"), file("node/node1")});
+  const Topology t = Topology::load(dir.path());
+  EXPECT_EQ(t.processor(1)->node, 0);
+  EXPECT_EQ(t.node(0)->cpus.to_list(), "0-1");
+  EXPECT_EQ(t.node(1)->cpus.to_list(), "2-3");
+  ASSERT_EQ(t.notes().size(), 1u);
+  EXPECT_EQ(t.notes()[0], "processor 1 is listed in both node0 and node1; kept in node0");
+  const auto map = ulibc::Mapping::build(t, ulibc::Policy::parse("scatter"), 4);
+  EXPECT_EQ(map.threads_per_node(), (std::vector<int>{2, 2}));
 }
 
 TEST_F(BadSysfs, NonIntegerCoreId) {

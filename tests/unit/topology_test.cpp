@@ -126,7 +126,7 @@ TEST(Topology, CoresComeFromSiblingSetsWhenCoreIdRepeatsPerDie) {
 
 TEST(Topology, CgroupCpusetLimitsAllowedInEveryFlavor) {
   using ulibc::testing::CgroupFlavor;
-  for (auto flavor : {CgroupFlavor::legacy_cpuset, CgroupFlavor::v1, CgroupFlavor::v2}) {
+  for (auto flavor : {CgroupFlavor::legacy_cpuset, CgroupFlavor::v1, CgroupFlavor::v1_noprefix, CgroupFlavor::v2}) {
     Loaded l(FakeMachine{.packages = 2,
                          .cores_per_package = 4,
                          .offline = CpuSet{3},
@@ -137,6 +137,16 @@ TEST(Topology, CgroupCpusetLimitsAllowedInEveryFlavor) {
     EXPECT_TRUE(l.topo.processor(6)->online);
     EXPECT_FALSE(l.topo.processor(6)->allowed);
   }
+}
+
+TEST(Topology, CgroupV1NoprefixLimitsMemoryNodesToo) {
+  Loaded l(FakeMachine{.packages = 2,
+                       .cores_per_package = 2,
+                       .cpuset = CpuSet::parse_list("0-1"),
+                       .cgroup = ulibc::testing::CgroupFlavor::v1_noprefix});
+  EXPECT_EQ(l.topo.allowed().to_list(), "0-1");
+  EXPECT_TRUE(l.topo.nodes()[0].allowed);
+  EXPECT_FALSE(l.topo.nodes()[1].allowed);  // the group's `mems` file says 0
 }
 
 TEST(Topology, LoadsAMachineOf4096Processors) {
