@@ -7,8 +7,10 @@
 #include <memory>
 
 #include "commands.hpp"
+#include "draw.hpp"
 #include "json.hpp"
 #include "table.hpp"
+#include "ulibc/error.hpp"
 #include "ulibc/rank_share.hpp"
 
 namespace ulibc::cli {
@@ -21,6 +23,7 @@ struct MapOptions {
   CommonOptions common;
   PlacementOptions placement;
   int ranks = 0;  // --ranks: the machine shared by this many processes; 0: one process
+  std::string draw;  // --draw FILE: the mapping as a picture instead of tables
 };
 
 // Table 3: "threads 0-7 : 0 8 16 24 1 9 17 25", eight threads a row.
@@ -106,7 +109,19 @@ void print_ranks(const MapOptions& o, const Topology& topo) {
                 {"shares", ranks}});
 }
 
+// The picture shows the caches, so its machine is loaded in full.
+void draw_map(const MapOptions& o) {
+  picture_format(o.draw);
+  if (o.ranks > 0) throw input_error("--draw shows one process's threads: it cannot be combined with --ranks");
+  const Topology topo = Topology::load(o.common.fsroot);
+  const Mapping map = resolve_mapping(o.placement, topo);
+  warn_if_oversubscribed(map);
+  write_picture(draw_svg(topo, &map), o.draw);
+  print_drawn(o.draw);
+}
+
 void run_map(const MapOptions& o) {
+  if (!o.draw.empty()) return draw_map(o);
   const Topology topo = Topology::load(o.common.fsroot, Detail::placement);  // no caches needed
   if (o.ranks > 0) return print_ranks(o, topo);
   const Mapping map = resolve_mapping(o.placement, topo);
@@ -125,6 +140,11 @@ Command add_map_command(CLI::App& parent) {
       ->type_name("K")
       ->check(CLI::Range(1, Mapping::kMaxThreads));
   add_common_options(*sub, opts->common);
+  sub->add_option("--draw", opts->draw,
+                  "Draw the machine with each thread on its processor, coloured by node index, instead of the tables: "
+                  "FILE.svg, or FILE.png (through rsvg-convert); prints one line saying where the picture went")
+      ->type_name("FILE")
+      ->excludes("--json");
   return {sub, [opts] { run_map(*opts); }};
 }
 

@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "commands.hpp"
+#include "draw.hpp"
 #include "harness/process_memory.hpp"
 #include "json.hpp"
 #include "summary.hpp"
@@ -119,12 +120,18 @@ void print_text(const Topology& topo) {
 
 Command add_topology_command(CLI::App& parent) {
   auto opts = std::make_shared<CommonOptions>();
+  auto draw = std::make_shared<std::string>();
   CLI::App* sub =
       parent.add_subcommand("topology", "Show the machine: processors, NUMA nodes, packages, distances, caches");
   add_common_options(*sub, *opts);
-  return {sub, [opts] {
+  sub->add_option("--draw", *draw, kDrawHelp)->type_name("FILE")->excludes("--json");
+  return {sub, [opts, draw] {
+            if (!draw->empty()) picture_format(*draw);
             const Topology topo = Topology::load(opts->fsroot);
-            if (opts->json)
+            if (!draw->empty()) {
+              write_picture(draw_svg(topo, nullptr), *draw);
+              print_drawn(*draw);
+            } else if (opts->json)
               print_json(to_json(topo));
             else
               print_text(topo);
