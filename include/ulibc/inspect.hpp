@@ -7,7 +7,9 @@
 // a note, or Error(input) "process N exited while being read"; numa_maps that cannot be read (another user's
 // process) leaves the memory unreadable, with a note, and the threads still reported.
 #pragma once
+#include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -79,6 +81,18 @@ struct ProcessReport {
 // Inspects process `pid` below topo.fsroot(). Error(input): "process N: no such process", "process N exited while
 // being read", or a malformed file named with what is wrong in it.
 ProcessReport inspect_process(const Topology& topo, int pid);
+
+// A program run to its end while it is inspected: a process's threads and memory are gone once it has exited, so
+// it is sampled while it runs and the last sample is kept.
+struct WatchedRun {
+  int exit_code = 0;                    // 128 + signal when a signal killed it, as a shell says
+  std::optional<ProcessReport> report;  // nullopt when it ended before a sample could be read
+  std::chrono::milliseconds age{0};     // how long before its end `report` was read
+};
+// Starts argv (execvp, this process's environment) and inspects it every `interval` until it ends; SIGINT,
+// SIGTERM, SIGHUP and SIGQUIT sent to the caller go to the program meanwhile. Error(system) when it cannot start.
+WatchedRun run_inspected(const Topology& topo, const std::vector<std::string>& argv,
+                         std::chrono::milliseconds interval = std::chrono::milliseconds(25));
 
 // The parsers, for tests and fuzzing; each throws Error(input) naming `what` (a file) and the fault.
 struct StatLine {

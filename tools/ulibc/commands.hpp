@@ -43,6 +43,7 @@ struct ExitStatus {
 Command add_topology_command(CLI::App& parent);
 Command add_map_command(CLI::App& parent);
 Command add_run_command(CLI::App& parent);
+Command add_inspect_command(CLI::App& parent);
 Command add_bench_command(CLI::App& parent);
 Command add_tune_command(CLI::App& parent);
 Command add_simpath_command(CLI::App& parent);

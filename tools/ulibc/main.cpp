@@ -15,8 +15,9 @@
 
 namespace {
 
-constexpr std::array<ulibc::cli::CommandFactory, 3> kCommands = {
-    ulibc::cli::add_topology_command, ulibc::cli::add_map_command, ulibc::cli::add_run_command};
+constexpr std::array<ulibc::cli::CommandFactory, 4> kCommands = {
+    ulibc::cli::add_topology_command, ulibc::cli::add_map_command, ulibc::cli::add_run_command,
+    ulibc::cli::add_inspect_command};
 
 constexpr const char* kBenchProgram = "ulibc-kernels";
 

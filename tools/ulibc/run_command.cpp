@@ -4,6 +4,7 @@
 // OMP_PROC_BIND (docs/BINDING.md); which variables are set and unset is decided once, by openmp_environment().
 // Started by an MPI launcher (mpirun -n K ulibc run ...), each process takes its local rank's share of the machine
 // (ulibc/rank_share.hpp) and places its threads inside it, so that hybrid MPI + OpenMP programs need no change.
+// With --report the program is a child instead, watched until it ends, and the report says where it really ran.
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -16,7 +17,9 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "inspect_report.hpp"
 #include "ulibc/error.hpp"
+#include "ulibc/inspect.hpp"
 #include "ulibc/openmp_environment.hpp"
 #include "ulibc/rank_share.hpp"
 #include "ulibc/topology.hpp"
@@ -29,6 +32,7 @@ struct RunOptions {
   CommonOptions common;
   PlacementOptions placement;
   bool dry_run = false;
+  bool report = false;
   std::vector<std::string> command;
 };
 
@@ -85,14 +89,31 @@ void print_plan(const RunOptions& o, const Mapping& map, const OpenMPEnvironment
   fmt::print("{}\n", as_shell_command(env, o.command));
 }
 
-[[noreturn]] void exec(const OpenMPEnvironment& env, const std::vector<std::string>& command) {
+void apply_environment(const OpenMPEnvironment& env) {
   for (const auto& [name, value] : env.set) ::setenv(name.c_str(), value.c_str(), 1);
   for (const auto& name : env.unset) ::unsetenv(name.c_str());
+}
+
+[[noreturn]] void exec(const OpenMPEnvironment& env, const std::vector<std::string>& command) {
+  apply_environment(env);
   std::vector<char*> argv;
   for (const auto& word : command) argv.push_back(const_cast<char*>(word.c_str()));
   argv.push_back(nullptr);
   ::execvp(argv[0], argv.data());
   throw system_error("cannot run \"" + command.front() + "\": " + std::strerror(errno));
+}
+
+// --report: the program runs as a child, sampled until it ends (ulibc/inspect.hpp), and this process exits as it did.
+[[noreturn]] void run_and_report(const RunOptions& o, const OpenMPEnvironment& env) {
+  const Topology here = Topology::load("", Detail::placement);
+  apply_environment(env);
+  const WatchedRun run = run_inspected(here, o.command);
+  std::fflush(stdout);
+  if (run.report)
+    print_report(*run.report, {.json = o.common.json, .age_ms = run.age.count()});
+  else
+    fmt::print(stderr, "ulibc: run: {} ended before it could be inspected\n", o.command.front());
+  throw ExitStatus{run.exit_code, ""};
 }
 
 void run_run(RunOptions& o, CLI::App& sub) {
@@ -107,6 +128,7 @@ void run_run(RunOptions& o, CLI::App& sub) {
   const OpenMPEnvironment env = openmp_environment(map);
   if (o.dry_run) return print_plan(o, map, env, view);
   report_replaced(env);
+  if (o.report) run_and_report(o, env);
   exec(env, o.command);
 }
 
@@ -118,6 +140,9 @@ Command add_run_command(CLI::App& parent) {
       "run", "Run an OpenMP program with a policy's placement (sets OMP_PLACES, OMP_PROC_BIND, OMP_NUM_THREADS)");
   add_placement_options(*sub, opts->placement);
   sub->add_flag("--dry-run", opts->dry_run, "Print the environment and command instead of running it");
+  sub->add_flag("--report", opts->report,
+                "Run the program as a child and, when it ends, print where its threads and memory were "
+                "(ulibc inspect's report); exit with its status");
   add_common_options(*sub, opts->common, FsrootUse::dry_run);
   // Everything from the program name on belongs to the program, options
   // included; main hands over what follows a "--".
