@@ -1,5 +1,7 @@
 /* ulibc/compat.h — the ULIBC paper's bare names, for code written against it.
- * Each is the prefixed function of ulibc.h under its original name. */
+ * Each is the prefixed function of ulibc.h under its original name; lmalloc
+ * is ulibc_lmalloc_nearest, so a memory-less node gets its nearest memory
+ * (the strict ulibc_lmalloc stays available under its prefixed name). */
 #ifndef ULIBC_COMPAT_H
 #define ULIBC_COMPAT_H
 
@@ -15,7 +17,7 @@ static inline int get_numa_nodeid(int tid) { return ulibc_get_numa_nodeid(tid); 
 static inline int get_numa_coreid(int tid) { return ulibc_get_numa_coreid(tid); }
 static inline int get_numa_smtid(int tid) { return ulibc_get_numa_smtid(tid); }
 static inline int get_numa_ordcoreid(int tid) { return ulibc_get_numa_ordcoreid(tid); }
-static inline void *lmalloc(size_t size, int node) { return ulibc_lmalloc(size, node); }
+static inline void *lmalloc(size_t size, int node) { return ulibc_lmalloc_nearest(size, node); }
 static inline void lfree(void *ptr) { (void)ulibc_lfree(ptr); }
 static inline int set_affinity(int proc) { return ulibc_set_affinity(proc); }
 static inline void clear_affinity(void) { (void)ulibc_clear_affinity(); }

@@ -99,8 +99,14 @@ enum ulibc_mem_flags {
   ULIBC_MEM_THP = 2,       /* transparent huge pages */
   ULIBC_MEM_HUGETLB = 4    /* explicit huge pages, falling back to THP, then base pages */
 };
-/* size bytes on node index node_index of the current mapping (strict). */
+/* size bytes on node index node_index of the current mapping (strict): NULL
+ * when that node has no memory this process may use. */
 void *ulibc_lmalloc(size_t size, int node_index);
+/* The same, but a node without memory this process may use gets the nearest
+ * node that has it (by distance, ties to the lower id), and ulibc_lmalloc_note
+ * says so: what the paper's lmalloc does (ulibc/compat.h), so that its loop
+ * over node indices works on machines with memory-less nodes. */
+void *ulibc_lmalloc_nearest(size_t size, int node_index);
 /* size bytes on OS node node_id, with ulibc_mem_flags. */
 void *ulibc_lmalloc_node(size_t size, int node_id, int flags);
 /* size bytes interleaved over the OS nodes node_ids[0..count-1] (count 0:

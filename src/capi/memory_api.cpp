@@ -127,6 +127,16 @@ void* ulibc_lmalloc(size_t size, int node_index) {
       static_cast<void*>(nullptr));
 }
 
+void* ulibc_lmalloc_nearest(size_t size, int node_index) {
+  return guarded(
+      [&] {
+        const ulibc::capi::State& s = current();
+        // One part: allocate_parts sends it to the nearest memory and notes it, as NodeArray's parts go.
+        return registry().add(ulibc::allocate_parts(s.topo, {{.bytes = size, .node = node_of_index(s, node_index)}}));
+      },
+      static_cast<void*>(nullptr));
+}
+
 void* ulibc_lmalloc_node(size_t size, int node_id, int flags) {
   return guarded(
       [&] { return registry().add(ulibc::allocate_on_node(current().topo, size, node_id, options_of(flags))); },

@@ -174,3 +174,30 @@ TEST(CApiTasks, ParallelForCoversTheRangeOnTheMappingsWorkers) {
 }
 
 }  // namespace
+
+// The paper's Fig. 6 loop, one lmalloc per node index, on a machine whose second node has processors but no
+// memory: the paper's name gives that index the nearest memory and says so; the strict call refuses it.
+TEST(CApiPaperLmalloc, GivesAMemorylessNodeTheNearestMemory) {
+  TempDir dir;
+  ulibc::testing::write_fake_sysfs(
+      FakeMachine{.packages = 2, .cores_per_package = 2, .memoryless_nodes = ulibc::CpuSet{1}}, dir.path());
+  ASSERT_EQ(ulibc_init_with(dir.path().c_str(), "scatter", 4), 0) << ulibc_last_error();
+  ASSERT_EQ(get_online_numa_nodes(), 2);
+  constexpr std::size_t kBytes = 1 << 20;
+  void* a[2] = {nullptr, nullptr};
+  for (int k = 0; k < get_online_numa_nodes(); ++k) a[k] = lmalloc(kBytes, k);
+  ASSERT_NE(a[0], nullptr) << ulibc_last_error();
+  ASSERT_NE(a[1], nullptr) << ulibc_last_error();
+  EXPECT_STREQ(ulibc_lmalloc_note(a[0]), "");
+  EXPECT_NE(std::string(ulibc_lmalloc_note(a[1])).find("node 1 has no memory: its part is on node 0"),
+            std::string::npos)
+      << ulibc_lmalloc_note(a[1]);
+  static_cast<char*>(a[1])[0] = 1;  // the fake machine's node 0 is this machine's node 0
+  EXPECT_EQ(ulibc_pages_on_node(a[1], 1, 0), 1);
+  for (void* p : a) lfree(p);
+
+  EXPECT_EQ(ulibc_lmalloc(kBytes, 1), nullptr);
+  EXPECT_NE(std::string(ulibc_last_error()).find("no memory"), std::string::npos) << ulibc_last_error();
+  EXPECT_EQ(ulibc_lmalloc_nearest(kBytes, 2), nullptr);  // an index outside the mapping stays an error
+  EXPECT_NE(std::string(ulibc_last_error()).find("node index 2"), std::string::npos) << ulibc_last_error();
+}

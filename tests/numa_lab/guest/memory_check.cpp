@@ -70,7 +70,7 @@ TEST(Memory, StrictAllocationSitsOnItsNode) {
   }
 }
 
-// ulibc_lmalloc takes a node index of the current mapping (the paper's lmalloc).
+// ulibc_lmalloc takes a node index of the current mapping and is strict.
 void lmalloc_index_on(int index, int node) {
   void* p = ulibc_lmalloc(kBytes, index);
   if (!machine().has_memory(node)) {
@@ -84,6 +84,21 @@ void lmalloc_index_on(int index, int node) {
   EXPECT_EQ(ulibc_lfree(p), 0) << ulibc_last_error();
 }
 
+// The paper's lmalloc (ulibc_lmalloc_nearest) gives a memory-less node's index its nearest memory, and says so.
+void nearest_lmalloc_index_on(int index, int node) {
+  void* p = ulibc_lmalloc_nearest(kBytes, index);
+  ASSERT_NE(p, nullptr) << ulibc_last_error();
+  const int target = machine().nearest_memory_node(node);
+  touch_away_from(target, p, kBytes);
+  expect_all_on(target, p, kBytes);
+  if (target == node)
+    EXPECT_STREQ(ulibc_lmalloc_note(p), "");
+  else
+    EXPECT_NE(std::string(ulibc_lmalloc_note(p)).find("is on node " + std::to_string(target)), std::string::npos)
+        << ulibc_lmalloc_note(p);
+  EXPECT_EQ(ulibc_lfree(p), 0) << ulibc_last_error();
+}
+
 TEST(Memory, LmallocByNodeIndex) {
   ASSERT_EQ(ulibc_init_with(nullptr, "scatter", machine().usable().count()), 0) << ulibc_last_error();
   for (int index = 0; index < ulibc_get_online_numa_nodes(); ++index) {
@@ -93,6 +108,9 @@ TEST(Memory, LmallocByNodeIndex) {
     const std::string context =
         "ulibc_lmalloc, node index " + std::to_string(index) + " (node " + std::to_string(node) + ")";
     lab::check(where(context), [&] { lmalloc_index_on(index, node); });
+    lab::check(
+        where("ulibc_lmalloc_nearest, node index " + std::to_string(index) + " (node " + std::to_string(node) + ")"),
+        [&] { nearest_lmalloc_index_on(index, node); });
   }
 }
 
