@@ -27,8 +27,8 @@ PictureFormat picture_format(const std::string& path);
 std::string draw_svg(const Topology& topo, const Mapping* map);
 
 // Writes `svg` to `path`, converting it first when `path` ends in .png.
-// Error(input) when rsvg-convert is missing, Error(system) when the file
-// cannot be written or the conversion fails.
+// Error(system) when the file cannot be written, when rsvg-convert is
+// missing (naming its package) or when the conversion fails.
 void write_picture(const std::string& svg, const std::string& path);
 
 // The one line a command prints instead of its text or JSON once the picture is written.
