@@ -62,6 +62,11 @@ std::string unreadable_reason(int error) {
   return reason;
 }
 
+std::uint64_t saturated_sum(std::uint64_t a, std::uint64_t b) {
+  std::uint64_t sum = 0;
+  return __builtin_add_overflow(a, b, &sum) ? UINT64_MAX : sum;
+}
+
 void read_memory(const os::FsRoot& fs, const std::string& dir, ProcessReport& r) {
   const std::string file = dir + "/numa_maps";
   const os::FileText got = os::read_whole_file(fs.path(file));
@@ -74,7 +79,8 @@ void read_memory(const os::FsRoot& fs, const std::string& dir, ProcessReport& r)
   r.memory_readable = true;
   for (const MemoryMapping& m : r.mappings) {
     if (r.node_bytes.size() < m.pages.size()) r.node_bytes.resize(m.pages.size(), 0);
-    for (std::size_t n = 0; n < m.pages.size(); ++n) r.node_bytes[n] += m.pages[n] * m.page_bytes;
+    for (std::size_t n = 0; n < m.pages.size(); ++n)
+      r.node_bytes[n] = saturated_sum(r.node_bytes[n], m.pages[n] * m.page_bytes);
   }
 }
 
@@ -255,7 +261,7 @@ std::string_view name(Verdict verdict) {
 
 std::uint64_t ProcessReport::resident_bytes() const {
   std::uint64_t total = 0;
-  for (std::uint64_t b : node_bytes) total += b;
+  for (std::uint64_t b : node_bytes) total = saturated_sum(total, b);
   return total;
 }
 

@@ -20,6 +20,9 @@ constexpr std::size_t kProcessorAfterComm = 39 - 3;
 // Far above any kernel's page (1 GiB huge pages are 1048576 kB), low enough that pages × size stays in 64 bits.
 constexpr std::uint64_t kMaxPageKiB = std::uint64_t{1} << 24;
 constexpr std::uint64_t kMaxPages = std::uint64_t{1} << 36;
+// A mapping's resident memory, bounded by what a 57-bit address space (5-level paging) can map, so that sums over a
+// process's mappings stay exact in 64 bits however many there are (below 2^7 such mappings) and saturate beyond.
+constexpr unsigned __int128 kMaxMappingBytes = static_cast<unsigned __int128>(1) << 57;
 
 Error malformed(std::string_view what, const std::string& fault) {
   return input_error(std::string(what) + ": " + fault);
@@ -109,6 +112,10 @@ MemoryMapping parse_numa_maps_line(std::string_view text, std::string_view what)
   for (std::size_t i = 2; i < words.size(); ++i) parse_word(words[i], line, what);
   if (line.has_pages && line.m.page_bytes == 0)
     throw malformed(what, "pages without kernelpagesize_kB: " + quoted(text));
+  unsigned __int128 bytes = 0;
+  for (std::uint64_t p : line.m.pages) bytes += static_cast<unsigned __int128>(p) * line.m.page_bytes;
+  if (bytes > kMaxMappingBytes)
+    throw malformed(what, "more resident memory than an address space holds: " + quoted(text));
   return line.m;
 }
 
