@@ -251,13 +251,13 @@ Grid grid_of(const DrawBox& b, int cols) {
   return g;
 }
 
-// A few children in one row, as SMT siblings are; more in the grid nearest a landscape rectangle, full rows
-// preferred.
+// A core's few processors in one row; other children in the grid nearest a landscape rectangle, full rows
+// preferred, since wide children in one row would make a strip (four packages of eight cores each).
 int choose_columns(const DrawBox& b) {
   const int n = static_cast<int>(b.children.size());
   const bool all_pus =
       std::all_of(b.children.begin(), b.children.end(), [](const BoxPtr& c) { return c->level == Level::pu; });
-  if (n <= 4 || (all_pus && n <= 8)) return std::max(n, 1);
+  if (n <= 1 || (all_pus && n <= 8)) return std::max(n, 1);
   int best = 1;
   double best_score = 1e300;
   for (int cols = 1; cols <= n; ++cols) {
