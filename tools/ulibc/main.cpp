@@ -1,4 +1,4 @@
-// main.cpp — `ulibc`: topology, map and run here; bench, tune, simpath, sssp, gmres and sdp handed to ulibc-kernels.
+// main.cpp — `ulibc`: topology, map, run, inspect here; bench, tune, simpath, sssp, gmres, sdp handed to ulibc-kernels.
 //
 // The kernels live in a companion program because of OpenMP (commands.hpp says why).
 #include <unistd.h>
