@@ -119,5 +119,35 @@ TEST(TopologyCli, TextSummary) {
   EXPECT_NE(r.out.find("    0  10  20"), std::string::npos) << r.out;
 }
 
+// The processor → APIC id table, eight a row like the ULIBC paper's, and "apic_id" in the JSON. The ids here
+// are those of a two-socket Xeon whose second package starts at 32.
+TEST(TopologyCli, ApicIdTableFromTheSnapshotsCpuinfo) {
+  TempDir dir;
+  write_fake_sysfs(two_socket(), dir.path());
+  std::string cpuinfo;
+  for (int p = 0; p < 16; ++p)
+    cpuinfo += "processor\t: " + std::to_string(p) +
+               "\nvendor_id\t: GenuineIntel\napicid\t\t: " + std::to_string((p / 8) * 32 + p % 8) + "\n\n";
+  write_file(dir.path() + "/proc/cpuinfo", cpuinfo);
+  const CliResult r = run_cli({"topology", "--fsroot", dir.path()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("APIC ids (/proc/cpuinfo apicid):\n"
+                       "  processors 0-7   : 0 1 2 3 4 5 6 7\n"
+                       "  processors 8-15  : 32 33 34 35 36 37 38 39\n"),
+            std::string::npos)
+      << r.out;
+  const json j = run_cli_json({"topology", "--json", "--fsroot", dir.path()});
+  EXPECT_EQ(j["processors"][9]["apic_id"], 33);
+  EXPECT_EQ(j["apic"]["available"], true);
+
+  write_file(dir.path() + "/proc/cpuinfo", "processor\t: 0\nCPU implementer\t: 0x41\n");
+  EXPECT_NE(run_cli({"topology", "--fsroot", dir.path()}).out.find("APIC ids: none (not an x86 machine"),
+            std::string::npos);
+  EXPECT_TRUE(run_cli_json({"topology", "--json", "--fsroot", dir.path()})["processors"][0]["apic_id"].is_null());
+
+  write_file(dir.path() + "/proc/cpuinfo", "processor\t: 0\napicid\t\t: x\n");
+  expect_usage_error(run_cli({"topology", "--fsroot", dir.path()}), {dir.path() + "/proc/cpuinfo:2"});
+}
+
 }  // namespace
 }  // namespace ulibc::testing

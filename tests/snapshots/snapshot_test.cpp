@@ -28,6 +28,7 @@
 
 #include "fake_sysfs.hpp"
 #include "scoped_env.hpp"
+#include "ulibc/apic.hpp"
 #include "ulibc/cpuset.hpp"
 #include "ulibc/mapping.hpp"
 #include "ulibc/rank_share.hpp"
@@ -334,6 +335,61 @@ TEST_P(SnapshotTest, RankSharesSplitTheMachine) {
       EXPECT_EQ(all, usable);
       EXPECT_EQ(shares.shared(), ranks > p);
     }
+}
+
+// The APIC ids of /proc/cpuinfo name the hardware the way x86 lays it out: distinct, a core's threads differing
+// only in the low bits its thread count needs, each package a block of ids no other package enters. Other
+// architectures (and kernels too old to print apicid) have no table, and say why.
+TEST_P(SnapshotTest, ApicIdsNameCoresAndPackages) {
+  const Snapshot& s = GetParam();
+  if (!fs::is_directory(kFixtures)) GTEST_SKIP() << "snapshot directory " << kFixtures << " is absent";
+  TempDir dir;
+  const Topology t = Topology::load(extract(kFixtures / (std::string(s.name) + ".tar.bz2"), dir.path()).string());
+  const ulibc::ApicTable apic = ulibc::read_apic_ids(t);
+  const std::string name = s.name;
+  if (name.find("arm") != std::string::npos || name.find("ppc") != std::string::npos) {
+    EXPECT_EQ(apic.absent_reason, "not an x86 machine: its processors have no APIC ids");
+    return;
+  }
+  if (!apic.available()) {
+    EXPECT_FALSE(apic.absent_reason.empty());
+    return;
+  }
+  std::set<std::uint32_t> seen;
+  std::map<int, std::vector<std::uint32_t>> by_core, by_package;
+  for (const ulibc::Processor& p : t.processors()) {
+    if (!p.online) continue;
+    const auto id = apic.of(p.id)->id();
+    ASSERT_TRUE(id) << "online processor " << p.id << " has no apicid line";
+    EXPECT_TRUE(seen.insert(*id).second) << "APIC id " << *id << " twice";
+    by_core[p.core].push_back(*id);
+    by_package[p.package].push_back(*id);
+  }
+  for (const auto& [core, ids] : by_core) {
+    int bits = 0;
+    while ((1u << bits) < ids.size()) ++bits;
+    for (std::uint32_t id : ids) EXPECT_EQ(id >> bits, ids.front() >> bits) << "core " << core;
+  }
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> blocks;
+  for (const auto& [package, ids] : by_package)
+    blocks.emplace_back(*std::min_element(ids.begin(), ids.end()), *std::max_element(ids.begin(), ids.end()));
+  std::sort(blocks.begin(), blocks.end());
+  for (std::size_t i = 1; i < blocks.size(); ++i)
+    EXPECT_GT(blocks[i].first, blocks[i - 1].second) << "two packages' APIC ids interleave";
+}
+
+// A real machine's table, read whole: the hybrid part's performance cores count by one, its efficiency cores
+// (one thread each) by two.
+TEST(SnapshotApic, HybridMachinesTable) {
+  if (!fs::is_directory(kFixtures)) GTEST_SKIP() << "snapshot directory " << kFixtures << " is absent";
+  TempDir dir;
+  const Topology t = Topology::load(extract(kFixtures / "20em64t-hybrid-1p6c2t+2ca4co1t.tar.bz2", dir.path()).string());
+  const ulibc::ApicTable apic = ulibc::read_apic_ids(t);
+  std::vector<std::uint32_t> ids;
+  for (const auto& e : apic.entries) ids.push_back(e.id().value_or(9999));
+  EXPECT_EQ(ids,
+            (std::vector<std::uint32_t>{0, 1, 8, 9, 16, 17, 24, 25, 32, 33, 40, 41, 48, 50, 52, 54, 56, 58, 60, 62}));
+  EXPECT_EQ(apic.source, "/proc/cpuinfo apicid");
 }
 
 std::string test_name(const ::testing::TestParamInfo<Snapshot>& info) {

@@ -77,6 +77,18 @@ json to_json(const Topology& topo) {
           {"notes", topo.notes()}};
 }
 
+void add_apic_ids(json& topology, const ApicTable& apic) {
+  for (json& p : topology["processors"]) {
+    const ApicEntry* e = apic.of(p["id"].get<int>());
+    const auto id = e ? e->id() : std::nullopt;
+    p["apic_id"] = id ? json(*id) : json(nullptr);
+  }
+  topology["apic"] = {{"available", apic.available()},
+                      {"source", apic.source},
+                      {"absent_reason", apic.absent_reason},
+                      {"disagreements", apic.disagreements}};
+}
+
 json to_json(const Mapping& map) {
   return {{"policy", map.policy().name()},
           {"thread_count", map.size()},

@@ -13,6 +13,7 @@
 #include "json.hpp"
 #include "summary.hpp"
 #include "table.hpp"
+#include "ulibc/apic.hpp"
 
 namespace ulibc::cli {
 
@@ -101,16 +102,42 @@ void print_caches(const Topology& topo) {
   t.print(std::cout);
 }
 
+// The ULIBC paper's processor-id → APIC-id table, eight processors a row
+// like `ulibc map`'s thread rows: "processors 0-7 : 0 4 2 6 1 5 3 7".
+void print_apic(const ApicTable& apic) {
+  if (!apic.available()) {
+    fmt::print("\nAPIC ids: none ({})\n", apic.absent_reason);
+    return;
+  }
+  fmt::print("\nAPIC ids ({}):\n", apic.source);
+  constexpr std::size_t kPerRow = 8;
+  const std::size_t n = apic.entries.size();
+  const int last = apic.entries.back().proc;
+  const std::size_t range_width = fmt::format("{}-{}", last, last).size();
+  for (std::size_t first = 0; first < n; first += kPerRow) {
+    const std::size_t end = std::min(first + kPerRow, n) - 1;
+    std::string row = fmt::format(
+        "  processors {:<{}} :", fmt::format("{}-{}", apic.entries[first].proc, apic.entries[end].proc), range_width);
+    for (std::size_t i = first; i <= end; ++i) {
+      const auto id = apic.entries[i].id();
+      row += " " + (id ? std::to_string(*id) : std::string("-"));
+    }
+    fmt::print("{}\n", row);
+  }
+  for (const std::string& d : apic.disagreements) fmt::print("  disagreement: {}\n", d);
+}
+
 void print_notes(const Topology& topo) {
   if (topo.notes().empty()) return;
   fmt::print("\nNotes (fallbacks taken while loading):\n");
   for (const std::string& note : topo.notes()) fmt::print("  - {}\n", note);
 }
 
-void print_text(const Topology& topo) {
+void print_text(const Topology& topo, const ApicTable& apic) {
   print_totals(topo);
   print_nodes(topo);
   print_packages(topo);
+  print_apic(apic);
   print_distances(topo);
   print_caches(topo);
   print_notes(topo);
@@ -131,10 +158,13 @@ Command add_topology_command(CLI::App& parent) {
             if (!draw->empty()) {
               write_picture(draw_svg(topo, nullptr), *draw);
               print_drawn(*draw);
-            } else if (opts->json)
-              print_json(to_json(topo));
-            else
-              print_text(topo);
+            } else if (opts->json) {
+              nlohmann::ordered_json j = to_json(topo);
+              add_apic_ids(j, read_apic_ids(topo));
+              print_json(j);
+            } else {
+              print_text(topo, read_apic_ids(topo));
+            }
           }};
 }
 
