@@ -2,13 +2,14 @@
 // thread → processor table it gives (Mapping), binding by it (affinity),
 // node-local memory (memory, NodeArray), the NUMA barrier and loops, fork/join
 // tasks (tasks), and the environment that places an unmodified OpenMP program
-// (openmp_environment).
+// (openmp_environment), and where a running process's threads and memory really are (inspect).
 // Errors are ulibc::Error.
 #pragma once
 #include "ulibc/affinity.hpp"
 #include "ulibc/barrier.hpp"
 #include "ulibc/cpuset.hpp"
 #include "ulibc/error.hpp"
+#include "ulibc/inspect.hpp"
 #include "ulibc/mapping.hpp"
 #include "ulibc/memory.hpp"
 #include "ulibc/node_array.hpp"

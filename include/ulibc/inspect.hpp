@@ -32,8 +32,8 @@ enum class BindingKind {
 // restricted (a subset that is no single processor, core or node).
 enum class Verdict { unbound, bound, restricted, moved, memory_elsewhere };
 
-std::string_view name(BindingKind kind);  // "unbound", "processor", "core", "node", "other"
-std::string_view name(Verdict verdict);   // "unbound", "bound", "restricted", "moved", "memory-elsewhere"
+std::string_view binding_name(BindingKind kind);  // "unbound", "processor", "core", "node", "other"
+std::string_view verdict_name(Verdict verdict);   // "unbound", "bound", "restricted", "moved", "memory-elsewhere"
 
 struct ThreadReport {
   int tid = -1;

@@ -227,7 +227,7 @@ std::string process_name(int pid) { return "process " + std::to_string(pid); }
 
 }  // namespace
 
-std::string_view name(BindingKind kind) {
+std::string_view binding_name(BindingKind kind) {
   switch (kind) {
     case BindingKind::unbound:
       return "unbound";
@@ -243,7 +243,7 @@ std::string_view name(BindingKind kind) {
   return "other";
 }
 
-std::string_view name(Verdict verdict) {
+std::string_view verdict_name(Verdict verdict) {
   switch (verdict) {
     case Verdict::unbound:
       return "unbound";

@@ -18,9 +18,11 @@ constexpr std::size_t kWholeFileLimit = std::size_t{1} << 30;
 
 std::atomic<int> g_forward_to{-1};
 
-void forward_signal(int sig) {
+// A signal the terminal sent (Ctrl-C) reached the whole foreground process group, the child included: sending it
+// again would be a second Ctrl-C, which some programs take as "quit now".
+void forward_signal(int sig, siginfo_t* info, void*) {
   const int pid = g_forward_to.load();
-  if (pid > 0) ::kill(pid, sig);
+  if (pid > 0 && info->si_code != SI_KERNEL) ::kill(pid, sig);
 }
 
 [[noreturn]] void exec_child(const std::vector<std::string>& argv, int report_fd) {
@@ -92,9 +94,9 @@ std::optional<ChildEnd> poll_child(int pid) {
 void forward_termination_signals(int pid) {
   g_forward_to.store(pid);
   struct sigaction sa {};
-  sa.sa_handler = forward_signal;
+  sa.sa_sigaction = forward_signal;
   sigemptyset(&sa.sa_mask);
-  sa.sa_flags = SA_RESTART;
+  sa.sa_flags = SA_RESTART | SA_SIGINFO;
   for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) ::sigaction(sig, &sa, nullptr);
 }
 

@@ -33,7 +33,8 @@ struct ChildEnd {
 std::optional<ChildEnd> poll_child(int pid);
 
 // From now on SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to this process go to `pid` instead: the child decides how
-// it ends, and this process reports it.
+// it ends, and this process reports it. Those the terminal sends (Ctrl-C) are not sent again: the child, in the
+// same foreground process group, has them already.
 void forward_termination_signals(int pid);
 
 }  // namespace ulibc::os

@@ -213,3 +213,33 @@ TEST(InspectCli, RunReportOfAMissingProgramFails) {
 }
 
 }  // namespace
+
+namespace {
+
+// SIGTERM sent to `ulibc run --report` goes to the program; ulibc itself exits, as the program did, 128 + 15.
+TEST(InspectCli, RunReportForwardsSigtermToTheProgram) {
+  int out[2];
+  ASSERT_EQ(pipe(out), 0);
+  const pid_t ulibc = fork();
+  ASSERT_GE(ulibc, 0);
+  if (ulibc == 0) {
+    dup2(out[1], STDOUT_FILENO);
+    close(out[0]);
+    execl(ULIBC_CLI_PATH, ULIBC_CLI_PATH, "run", "--report", "--", "sleep", "30", static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  close(out[1]);
+  usleep(300 * 1000);  // a few samples
+  ASSERT_EQ(kill(ulibc, SIGTERM), 0);
+  std::string text;
+  char buf[4096];
+  for (ssize_t n; (n = read(out[0], buf, sizeof buf)) > 0;) text.append(buf, static_cast<std::size_t>(n));
+  close(out[0]);
+  int status = 0;
+  ASSERT_EQ(waitpid(ulibc, &status, 0), ulibc);
+  ASSERT_TRUE(WIFEXITED(status)) << "ulibc itself was killed by signal " << WTERMSIG(status);
+  EXPECT_EQ(WEXITSTATUS(status), 128 + SIGTERM);
+  EXPECT_NE(text.find("(sleep)"), std::string::npos) << text;
+}
+
+}  // namespace

@@ -33,14 +33,14 @@ nlohmann::ordered_json inspect_thread_json(const ThreadReport& t) {
           {"node", t.node},
           {"allowed", t.allowed.to_list()},
           {"allowed_nodes", t.allowed_nodes.to_list()},
-          {"binding", name(t.binding)},
+          {"binding", binding_name(t.binding)},
           {"bound_to", t.bound_to},
           {"binding_node", t.binding_node},
           {"policies", t.policies},
           {"moved", t.moved},
           {"remote_fraction", t.remote_fraction},
           {"memory_elsewhere", t.memory_elsewhere},
-          {"verdict", name(t.verdict)},
+          {"verdict", verdict_name(t.verdict)},
           {"explanation", t.explanation}};
 }
 
@@ -80,7 +80,7 @@ void print_inspect_threads(const ProcessReport& r) {
            {"verdict", true}});
   for (const ThreadReport& th : r.threads)
     t.add({cell(th.tid), th.name, std::string(1, th.state), cell(th.last_processor), cell(th.node),
-           th.allowed.to_list(), th.allowed_nodes.to_list(), std::string(name(th.verdict))});
+           th.allowed.to_list(), th.allowed_nodes.to_list(), std::string(verdict_name(th.verdict))});
   t.print(std::cout);
 }
 
