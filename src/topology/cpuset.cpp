@@ -80,8 +80,12 @@ CpuSet CpuSet::parse_mask(std::string_view text) {
     auto [end, ec] = std::from_chars(word.data(), word.data() + word.size(), bits, 16);
     if (ec != std::errc() || end != word.data() + word.size())
       bad("cpumap", whole, "\"" + std::string(word) + "\" is not hexadecimal");
-    for (int b = 0; b < 32; ++b)
-      if (bits >> b & 1u) out.set(static_cast<int>(w * 32) + b);
+    // A whole word at once: a large machine's masks are long, mostly zeros.
+    if (bits != 0) {
+      const std::size_t at = w * 32 / kBits;
+      if (at >= out.words_.size()) out.words_.resize(at + 1, 0);
+      out.words_[at] |= std::uint64_t{bits} << (w * 32 % kBits);
+    }
     pos = comma + 1;
   }
   return out;

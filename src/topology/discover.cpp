@@ -28,8 +28,6 @@ const std::string kNodeDir = "/sys/devices/system/node";
 constexpr int kLocalDistance = 10;
 constexpr int kRemoteDistance = 20;
 
-std::string cpu_path(int id) { return kCpuDir + "/cpu" + std::to_string(id); }
-std::string node_path(int id) { return kNodeDir + "/node" + std::to_string(id); }
 }  // namespace
 
 class TopologyBuilder {
@@ -42,7 +40,8 @@ class TopologyBuilder {
 
   Topology build() {
     if (!fs_.is_dir("/")) throw input_error("filesystem root " + fs_.root() + ": not a readable directory");
-    if (!fs_.is_dir(kCpuDir))
+    cpu_ = fs_.dir(kCpuDir);
+    if (!cpu_.is_open())
       throw input_error(fs_.path(kCpuDir) + ": missing; is " + fs_.root() + " a Linux sysfs/procfs root?");
     read_processors();
     read_nodes();
@@ -60,7 +59,7 @@ class TopologyBuilder {
   void note(std::string s) { t_.notes_.push_back(std::move(s)); }
 
   void read_processors() {
-    for (const auto& name : fs_.list(kCpuDir))
+    for (const auto& name : cpu_.list())
       if (int id = topo::suffix_id(name, "cpu"); id >= 0) t_.processors_.push_back(Processor{.id = id});
     if (t_.processors_.empty()) throw input_error(fs_.path(kCpuDir) + ": no cpuN directories");
     std::sort(t_.processors_.begin(), t_.processors_.end(), [](auto& a, auto& b) { return a.id < b.id; });
@@ -69,118 +68,141 @@ class TopologyBuilder {
       index_[static_cast<std::size_t>(t_.processors_[i].id)] = static_cast<int>(i);
 
     read_online();
-    for (auto& p : t_.processors_) read_core_topology(p);
+    read_cores();
     number_packages_without_id();
-    identify_cores();
+    number_cores();
   }
 
   void read_online() {
-    if (auto text = fs_.read(kCpuDir + "/online")) {
-      const CpuSet online = topo::parse_set_in(fs_, kCpuDir + "/online", *text, true);
+    if (auto text = cpu_.read("online")) {
+      const CpuSet online = topo::parse_set_at(cpu_.path("online"), *text, true);
       for (auto& p : t_.processors_) p.online = online.test(p.id);
       return;
     }
     // Old kernels: only the per-processor flag, absent for processors that cannot go offline.
-    for (auto& p : t_.processors_) p.online = topo::read_int(fs_, cpu_path(p.id) + "/online").value_or(1) != 0;
+    for (auto& p : t_.processors_)
+      p.online = topo::read_int(cpu_, "cpu" + std::to_string(p.id) + "/online").value_or(1) != 0;
   }
 
-  void read_core_topology(Processor& p) {
-    const std::string dir = cpu_path(p.id) + "/topology";
-    const auto package = topo::read_int(fs_, dir + "/physical_package_id");
-    if (!package) {
-      if (p.online) note("cpu" + std::to_string(p.id) + ": no topology directory; taken as its own core");
-      if (p.online) p.core_id = p.id;
-      return;
-    }
+  // A processor's package, core_id (and in full detail die and cluster) from
+  // its topology directory; false when it has none.
+  bool read_core_ids(Processor& p, const os::FsDir& dir) {
+    const auto package = topo::read_int(dir, "physical_package_id");
+    if (!package) return false;
     p.package = static_cast<int>(*package);
-    p.core_id = static_cast<int>(topo::read_int(fs_, dir + "/core_id").value_or(p.id));
-    if (t_.detail_ == Detail::placement) return;
-    p.die = static_cast<int>(topo::read_int(fs_, dir + "/die_id").value_or(-1));
-    p.cluster = static_cast<int>(topo::read_int(fs_, dir + "/cluster_id").value_or(-1));
-  }
-
-  // Some kernels (POWER, old ARM) report physical_package_id -1. The set of
-  // processors sharing a package (core_siblings / package_cpus) still tells
-  // which processors belong together; number those groups after the real ids.
-  void number_packages_without_id() {
-    int next_id = 0;
-    for (const auto& p : t_.processors_) next_id = std::max(next_id, p.package + 1);
-    std::map<int, int> id_of_group;  // first processor of the sibling set → synthetic id
-    for (auto& p : t_.processors_) {
-      if (!p.online || p.package >= 0) continue;
-      const std::string dir = cpu_path(p.id) + "/topology";
-      auto siblings = topo::read_set(fs_, dir + "/package_cpus_list", dir + "/package_cpus");
-      if (!siblings) siblings = topo::read_set(fs_, dir + "/core_siblings_list", dir + "/core_siblings");
-      const int key = siblings && !siblings->empty() ? siblings->first() : -1;
-      auto [it, inserted] = id_of_group.try_emplace(key, next_id);
-      if (inserted) ++next_id;
-      p.package = it->second;
-    }
-    if (!id_of_group.empty())
-      note("physical_package_id is -1 (or missing); packages numbered from " +
-           std::to_string(id_of_group.begin()->second) + " by their sibling sets");
+    p.core_id = static_cast<int>(topo::read_int(dir, "core_id").value_or(p.id));
+    if (t_.detail_ == Detail::placement) return true;
+    if (const auto die = die_id_.read(dir)) p.die = static_cast<int>(topo::parse_int_at(dir.path("die_id"), *die));
+    if (const auto cluster = cluster_id_.read(dir))
+      p.cluster = static_cast<int>(topo::parse_int_at(dir.path("cluster_id"), *cluster));
+    return true;
   }
 
   // A core is the set of hardware threads the kernel lists in core_cpus
   // (thread_siblings before 5.x), not the processors sharing (package,
   // core_id): on multi-die packages of kernels without die_id (AMD
-  // Magny-Cours) core_id repeats in every die. One read per core. Without the
-  // files, (package, core_id) is the best we have. Cores are then numbered
-  // machine-wide in (package, core_id, first processor) order, and each
-  // processor's SMT rank is its place among its core's online threads.
-  void identify_cores() {
-    std::vector<std::vector<int>> cores;                // online members, ascending ids
-    std::map<std::pair<int, int>, std::size_t> by_key;  // fallback grouping
+  // Magny-Cours) core_id repeats in every die. A core's files are read once,
+  // from its first online processor, and given to the siblings listed with
+  // it, which share package, die, cluster and core_id: an SMT machine reads
+  // a half or a quarter of the files. Without sibling files,
+  // (package, core_id) is the best we have.
+  void read_cores() {
     std::vector<int> group(index_.size(), -1);
-    for (const auto& p : t_.processors_) {
-      if (!p.online || group[static_cast<std::size_t>(p.id)] >= 0) continue;
-      const auto siblings = thread_siblings(p.id);
-      std::size_t g = cores.size();
+    std::map<std::pair<int, int>, std::size_t> by_key;  // fallback grouping
+    for (auto& p : t_.processors_) {
+      if (group[static_cast<std::size_t>(p.id)] >= 0) continue;
+      const os::FsDir dir = cpu_.dir("cpu" + std::to_string(p.id) + "/topology");
+      const bool has_ids = read_core_ids(p, dir);
+      if (!p.online) continue;
+      if (!has_ids) {
+        note("cpu" + std::to_string(p.id) + ": no topology directory; taken as its own core");
+        p.core_id = p.id;
+      }
+      const auto siblings = has_ids ? core_siblings_.read_set(dir) : std::nullopt;
+      // Read here, while the directory is open, for number_packages_without_id.
+      if (p.package < 0 && has_ids) package_sets_.emplace_back(p.id, package_siblings_.read_set(dir));
+      const std::size_t g = cores_.size();
       if (siblings && siblings->test(p.id)) {
-        cores.emplace_back();
-        for (int cpu : *siblings)
-          if (known(cpu) && proc(cpu).online && group[static_cast<std::size_t>(cpu)] < 0) {
-            group[static_cast<std::size_t>(cpu)] = static_cast<int>(g);
-            cores[g].push_back(cpu);
-          }
+        cores_.emplace_back();
+        for (int cpu : *siblings) {
+          if (!known(cpu) || !proc(cpu).online || group[static_cast<std::size_t>(cpu)] >= 0) continue;
+          Processor& q = proc(cpu);
+          std::tie(q.package, q.core_id, q.die, q.cluster) = std::tie(p.package, p.core_id, p.die, p.cluster);
+          group[static_cast<std::size_t>(cpu)] = static_cast<int>(g);
+          cores_[g].push_back(cpu);
+        }
         continue;
       }
       auto [it, inserted] = by_key.try_emplace({p.package, p.core_id}, g);
-      if (inserted) cores.emplace_back();
+      if (inserted) cores_.emplace_back();
       group[static_cast<std::size_t>(p.id)] = static_cast<int>(it->second);
-      cores[it->second].push_back(p.id);
+      cores_[it->second].push_back(p.id);
     }
-    std::sort(cores.begin(), cores.end(), [&](const auto& a, const auto& b) {
+  }
+
+  // Some kernels (POWER, old ARM) report physical_package_id -1. The set of
+  // processors sharing a package (package_cpus / core_siblings) still tells
+  // which processors belong together; number those groups after the real
+  // ids. The sets were read with each core's files (read_cores); a core's
+  // siblings, and the other cores of a set already met, need none.
+  void number_packages_without_id() {
+    int next_id = 0;
+    for (const auto& p : t_.processors_) next_id = std::max(next_id, p.package + 1);
+    std::vector<std::pair<CpuSet, int>> groups;  // sibling set → synthetic id, in order of first member
+    int without_set = -1;                        // the id of the processors with no sibling set at all
+    auto read_set = package_sets_.begin();
+    for (auto& p : t_.processors_) {
+      if (!p.online || p.package >= 0) continue;
+      const auto found = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first.test(p.id); });
+      if (found != groups.end()) {
+        p.package = found->second;
+        continue;
+      }
+      while (read_set != package_sets_.end() && read_set->first < p.id) ++read_set;
+      const bool has_set = read_set != package_sets_.end() && read_set->first == p.id;
+      const std::optional<CpuSet> siblings = has_set ? read_set->second : std::nullopt;
+      if (siblings && !siblings->empty()) {
+        groups.emplace_back(*siblings, next_id);
+        p.package = next_id++;
+        continue;
+      }
+      if (without_set < 0) without_set = next_id++;
+      p.package = without_set;
+    }
+    if (!groups.empty() || without_set >= 0)
+      note("physical_package_id is -1 (or missing); packages numbered from " +
+           std::to_string(groups.empty() ? without_set : groups.front().second) + " by their sibling sets");
+  }
+
+  // Cores numbered machine-wide in (package, core_id, first processor) order;
+  // each processor's SMT rank is its place among its core's online threads.
+  void number_cores() {
+    std::sort(cores_.begin(), cores_.end(), [&](const auto& a, const auto& b) {
       const Processor& x = proc(a.front());
       const Processor& y = proc(b.front());
       return std::tie(x.package, x.core_id, x.id) < std::tie(y.package, y.core_id, y.id);
     });
-    for (std::size_t c = 0; c < cores.size(); ++c)
-      for (std::size_t rank = 0; rank < cores[c].size(); ++rank) {
-        proc(cores[c][rank]).core = static_cast<int>(c);
-        proc(cores[c][rank]).smt = static_cast<int>(rank);
+    for (std::size_t c = 0; c < cores_.size(); ++c)
+      for (std::size_t rank = 0; rank < cores_[c].size(); ++rank) {
+        proc(cores_[c][rank]).core = static_cast<int>(c);
+        proc(cores_[c][rank]).smt = static_cast<int>(rank);
       }
   }
 
-  std::optional<CpuSet> thread_siblings(int cpu) {
-    const std::string dir = cpu_path(cpu) + "/topology";
-    if (auto s = topo::read_set(fs_, dir + "/core_cpus_list", dir + "/core_cpus")) return s;
-    return topo::read_set(fs_, dir + "/thread_siblings_list", dir + "/thread_siblings");
-  }
-
   void read_nodes() {
-    std::vector<std::vector<int>> raw_rows;
-    for (const auto& name : fs_.list(kNodeDir)) {
+    node_ = fs_.dir(kNodeDir);
+    for (const auto& name : node_.list()) {
       const int id = topo::suffix_id(name, "node");
       if (id < 0) continue;
       Node n{.id = id};
-      const std::string dir = node_path(id);
-      if (auto cpus = topo::read_set(fs_, dir + "/cpulist", dir + "/cpumap"))
+      const os::FsDir dir = node_.dir(name);
+      if (auto cpus = node_cpus_.read_set(dir))
         n.cpus = *cpus;
       else
         note("node" + std::to_string(id) + ": no cpulist or cpumap; processors taken from cpu*/node links");
-      n.memory_bytes = read_node_memory(dir + "/meminfo");
-      if (t_.detail_ == Detail::full) n.hugepages = read_hugepages(dir + "/hugepages");
+      if (const auto meminfo = dir.read("meminfo"))
+        n.memory_bytes = os::meminfo_value(*meminfo, "MemTotal").value_or(0);
+      if (t_.detail_ == Detail::full) n.hugepages = read_hugepages(dir);
       t_.nodes_.push_back(std::move(n));
     }
     std::sort(t_.nodes_.begin(), t_.nodes_.end(), [](auto& a, auto& b) { return a.id < b.id; });
@@ -191,16 +213,18 @@ class TopologyBuilder {
 
   std::uint64_t read_node_memory(const std::string& rel) { return os::read_meminfo(fs_, rel, "MemTotal").value_or(0); }
 
-  std::vector<HugePages> read_hugepages(const std::string& dir) {
+  std::vector<HugePages> read_hugepages(const os::FsDir& node) {
     std::vector<HugePages> out;
-    for (const auto& name : fs_.list(dir)) {
+    if (hugepages_absent_) return out;
+    const os::FsDir dir = node.dir("hugepages");
+    hugepages_absent_ = !dir.is_open() && t_.nodes_.empty();  // the kernel has none: not asked of other nodes
+    for (const auto& name : dir.list()) {
       if (name.rfind("hugepages-", 0) != 0) continue;
       auto size = topo::parse_size(std::string_view(name).substr(10));
       if (!size) continue;
-      out.push_back(
-          {.page_bytes = *size,
-           .total = static_cast<std::uint64_t>(topo::read_int(fs_, dir + "/" + name + "/nr_hugepages").value_or(0)),
-           .free = static_cast<std::uint64_t>(topo::read_int(fs_, dir + "/" + name + "/free_hugepages").value_or(0))});
+      out.push_back({.page_bytes = *size,
+                     .total = static_cast<std::uint64_t>(topo::read_int(dir, name + "/nr_hugepages").value_or(0)),
+                     .free = static_cast<std::uint64_t>(topo::read_int(dir, name + "/free_hugepages").value_or(0))});
     }
     std::sort(out.begin(), out.end(), [](auto& a, auto& b) { return a.page_bytes < b.page_bytes; });
     return out;
@@ -244,7 +268,7 @@ class TopologyBuilder {
     for (const auto& p : t_.processors_)
       if (p.node < 0) orphans.push_back(p.id);
     if (orphans.empty()) return;
-    if (t_.nodes_.empty() && !fs_.is_dir(kNodeDir)) {
+    if (t_.nodes_.empty() && !node_.is_open()) {
       Node n{.id = 0, .memory_bytes = read_node_memory("/proc/meminfo")};
       for (auto& p : t_.processors_) {
         n.cpus.set(p.id);
@@ -254,7 +278,7 @@ class TopologyBuilder {
       return;
     }
     for (int cpu : orphans) {
-      for (const auto& name : fs_.list(cpu_path(cpu))) {
+      for (const auto& name : cpu_.dir("cpu" + std::to_string(cpu)).list()) {
         if (int id = topo::suffix_id(name, "node"); id >= 0) {
           node_ref(id).cpus.set(cpu);
           proc(cpu).node = id;
@@ -286,8 +310,8 @@ class TopologyBuilder {
     std::optional<std::vector<int>> kernel_ids;  // read only when a row's length asks for it
     bool complete = true;
     for (std::size_t i = 0; i < n; ++i) {
-      const std::string rel = node_path(ids[i]) + "/distance";
-      auto text = fs_.read(rel);
+      const std::string rel = "node" + std::to_string(ids[i]) + "/distance";
+      auto text = node_.read(rel);
       if (!text) {
         complete = false;
         continue;
@@ -296,7 +320,7 @@ class TopologyBuilder {
       if (row.size() != n && !kernel_ids) kernel_ids = kernel_node_ids(ids);
       const std::vector<int>& columns = row.size() == n ? ids : *kernel_ids;
       if (row.size() != columns.size()) {
-        note(fs_.path(rel) + ": " + std::to_string(row.size()) + " entries for " + std::to_string(n) +
+        note(node_.path(rel) + ": " + std::to_string(row.size()) + " entries for " + std::to_string(n) +
              " nodes; ignored");
         complete = false;
         continue;
@@ -318,8 +342,8 @@ class TopologyBuilder {
 
   // The node ids a distance row's columns stand for: node/possible, else node/online.
   std::vector<int> kernel_node_ids(const std::vector<int>& fallback) {
-    for (const char* file : {"/possible", "/online"})
-      if (auto text = fs_.read(kNodeDir + file)) return topo::parse_set_in(fs_, kNodeDir + file, *text, true).ids();
+    for (const char* file : {"possible", "online"})
+      if (auto text = node_.read(file)) return topo::parse_set_at(node_.path(file), *text, true).ids();
     return fallback;
   }
 
@@ -329,7 +353,7 @@ class TopologyBuilder {
     for (std::string tok; in >> tok;) {
       char* end = nullptr;
       const long v = std::strtol(tok.c_str(), &end, 10);
-      if (*end != '\0' || v < 0 || v > 255) throw input_error(fs_.path(rel) + ": bad distance \"" + tok + "\"");
+      if (*end != '\0' || v < 0 || v > 255) throw input_error(node_.path(rel) + ": bad distance \"" + tok + "\"");
       row.push_back(static_cast<int>(v));
     }
     return row;
@@ -374,42 +398,59 @@ class TopologyBuilder {
     for (auto& n : t_.nodes_) n.allowed = !mems || mems->test(n.id);
   }
 
-  // Processors sharing a cache are read once: a processor already covered by
-  // a cache of the same index is skipped, so a large machine costs a few
-  // reads per cache instead of per processor.
+  // A cache is read once, from the first processor it serves: a processor
+  // already covered by a cache of the same index is skipped, so a large
+  // machine costs a few reads per cache instead of per processor. Of a
+  // cache, its size and sharing are read; its level and type are those of the
+  // first cache read at the same index when the size is that cache's too.
+  // The kernel numbers a processor's caches in a fixed order (x86: CPUID's
+  // L1d, L1i, L2, L3; device trees: each level's data, then instruction, then
+  // unified cache), so index k is the same kind of cache on every processor;
+  // a size that differs (the efficiency cores of a hybrid part) has both
+  // read again. That halves the files of a large machine's caches.
   void read_caches() {
-    struct Seen {
-      int index;
-      int level;
-      std::string type;
-      CpuSet cpus;
-    };
-    std::vector<Seen> seen;
     std::vector<int> indices;
+    std::vector<CpuSet> covered;              // by position in indices: processors whose cache is read
+    std::vector<std::optional<Cache>> first;  // by position in indices: the first cache read there
     for (const auto& p : t_.processors_) {
       if (!p.online) continue;
-      const std::string dir = cpu_path(p.id) + "/cache";
-      if (indices.empty())
-        for (const auto& name : fs_.list(dir))
+      const std::string cpu = "cpu" + std::to_string(p.id) + "/cache";
+      if (indices.empty()) {
+        for (const auto& name : cpu_.dir(cpu).list())
           if (int k = topo::suffix_id(name, "index"); k >= 0) indices.push_back(k);
-      for (int k : indices) {
-        if (std::any_of(seen.begin(), seen.end(), [&](const Seen& s) { return s.index == k && s.cpus.test(p.id); }))
-          continue;
-        const std::string idx = dir + "/index" + std::to_string(k);
-        const auto level = topo::read_int(fs_, idx + "/level");
-        if (!level) continue;
-        Cache c{.level = static_cast<int>(*level)};
-        if (auto type = fs_.read(idx + "/type")) c.type = type->substr(0, type->find('\n'));
-        if (auto size = fs_.read(idx + "/size")) c.size_bytes = topo::parse_size(*size).value_or(0);
-        c.cpus = topo::read_set(fs_, idx + "/shared_cpu_list", idx + "/shared_cpu_map").value_or(CpuSet{p.id});
-        c.cpus.set(p.id);
-        seen.push_back({k, c.level, c.type, c.cpus});
-        t_.caches_.push_back(std::move(c));
+        std::sort(indices.begin(), indices.end());
+        covered.assign(indices.size(), CpuSet{});
+        first.assign(indices.size(), std::nullopt);
+      }
+      for (std::size_t i = 0; i < indices.size(); ++i) {
+        if (covered[i].test(p.id)) continue;
+        const std::string dir = cpu + "/index" + std::to_string(indices[i]) + "/";
+        auto c = read_cache(dir, first[i]);
+        if (!c) continue;
+        c->cpus = cache_cpus_.read_set(cpu_, dir).value_or(CpuSet{p.id});
+        c->cpus.set(p.id);
+        covered[i] = covered[i] | c->cpus;
+        if (!first[i]) first[i] = *c;
+        t_.caches_.push_back(std::move(*c));
       }
     }
     std::sort(t_.caches_.begin(), t_.caches_.end(), [](const Cache& a, const Cache& b) {
       return std::make_tuple(a.level, a.type, a.cpus.first()) < std::make_tuple(b.level, b.type, b.cpus.first());
     });
+  }
+
+  // The level, type and size of the cache in `dir` (a path in cpu_ ending in
+  // '/'); nullopt when it has no level (or no directory).
+  std::optional<Cache> read_cache(const std::string& dir, const std::optional<Cache>& same_index) {
+    const auto size_text = cpu_.read(dir + "size");
+    const std::uint64_t size = size_text ? topo::parse_size(*size_text).value_or(0) : 0;
+    if (same_index && size > 0 && size == same_index->size_bytes)
+      return Cache{.level = same_index->level, .type = same_index->type, .size_bytes = size};
+    const auto level = topo::read_int(cpu_, dir + "level");
+    if (!level) return std::nullopt;
+    Cache c{.level = static_cast<int>(*level), .size_bytes = size};
+    if (auto type = cpu_.read(dir + "type")) c.type = type->substr(0, type->find('\n'));
+    return c;
   }
 
   void collect_packages() {
@@ -419,9 +460,26 @@ class TopologyBuilder {
     for (auto& [id, cpus] : packages) t_.packages_.push_back({.id = id, .cpus = std::move(cpus)});
   }
 
+  using Alternatives = topo::Alternatives;
   os::FsRoot fs_;
+  os::FsDir cpu_;   // /sys/devices/system/cpu
+  os::FsDir node_;  // /sys/devices/system/node; not open on kernels without NUMA
   Topology t_;
-  std::vector<int> index_;  // processor id → position in t_.processors_, -1 if absent
+  std::vector<int> index_;               // processor id → position in t_.processors_, -1 if absent
+  std::vector<std::vector<int>> cores_;  // online members of each core, ascending ids
+  // The package sibling sets of the first processor of each core without a package id, by processor id.
+  std::vector<std::pair<int, std::optional<CpuSet>>> package_sets_;
+  Alternatives die_id_{{{"die_id", false}}};
+  Alternatives cluster_id_{{{"cluster_id", false}}};
+  Alternatives core_siblings_{
+      {{"core_cpus_list"}, {"core_cpus", false}, {"thread_siblings_list"}, {"thread_siblings", false}}};
+  Alternatives package_siblings_{
+      {{"package_cpus_list"}, {"package_cpus", false}, {"core_siblings_list"}, {"core_siblings", false}}};
+  Alternatives node_cpus_{{{"cpulist"}, {"cpumap", false}}};
+  // The map before the list, as hwloc reads them: the kernel writes both from one mask, but the 64fake
+  // snapshot of hwloc's suite carries lists that disagree with its maps, and hwloc is the oracle.
+  Alternatives cache_cpus_{{{"shared_cpu_map", false}, {"shared_cpu_list"}}};
+  bool hugepages_absent_ = false;
 };
 
 Topology Topology::load(const std::string& fsroot, Detail detail) {

@@ -15,23 +15,64 @@ std::string_view trimmed(std::string_view s) {
 }
 }  // namespace
 
-std::optional<long long> read_int(const os::FsRoot& fs, const std::string& rel) {
-  auto text = fs.read(rel);
-  if (!text) return std::nullopt;
-  const std::string_view v = trimmed(*text);
+long long parse_int_at(const std::string& where, std::string_view text) {
+  const std::string_view v = trimmed(text);
   long long out = 0;
   auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
   if (v.empty() || ec != std::errc() || end != v.data() + v.size())
-    throw input_error(fs.path(rel) + ": expected an integer, found \"" + std::string(v) + "\"");
+    throw input_error(where + ": expected an integer, found \"" + std::string(v) + "\"");
   return out;
 }
 
-CpuSet parse_set_in(const os::FsRoot& fs, const std::string& rel, std::string_view text, bool is_list) {
+std::optional<long long> read_int(const os::FsRoot& fs, const std::string& rel) {
+  auto text = fs.read(rel);
+  if (!text) return std::nullopt;
+  return parse_int_at(fs.path(rel), *text);
+}
+
+std::optional<long long> read_int(const os::FsDir& dir, std::string_view name) {
+  auto text = dir.read(name);
+  if (!text) return std::nullopt;
+  return parse_int_at(dir.path(name), *text);
+}
+
+CpuSet parse_set_at(const std::string& where, std::string_view text, bool is_list) {
   try {
     return is_list ? CpuSet::parse_list(trimmed(text)) : CpuSet::parse_mask(trimmed(text));
   } catch (const Error& e) {
-    throw input_error(fs.path(rel) + ": " + e.what());
+    throw input_error(where + ": " + e.what());
   }
+}
+
+CpuSet parse_set_in(const os::FsRoot& fs, const std::string& rel, std::string_view text, bool is_list) {
+  return parse_set_at(fs.path(rel), text, is_list);
+}
+
+std::optional<std::pair<std::size_t, std::string>> Alternatives::first_present(const os::FsDir& dir,
+                                                                               const std::string& prefix) {
+  if (!dir.is_open()) return std::nullopt;  // says nothing of which names the kernel writes
+  for (std::size_t i = 0; i < names_.size(); ++i) {
+    if (absent_[i]) continue;
+    if (auto text = dir.read(prefix + names_[i].name)) {
+      learnt_ = true;
+      return std::pair{i, std::move(*text)};
+    }
+    if (!learnt_) absent_[i] = true;
+  }
+  return std::nullopt;
+}
+
+std::optional<CpuSet> Alternatives::read_set(const os::FsDir& dir, const std::string& prefix) {
+  const auto found = first_present(dir, prefix);
+  if (!found) return std::nullopt;
+  const Name& n = names_[found->first];
+  return parse_set_at(dir.path(prefix + n.name), found->second, n.is_list);
+}
+
+std::optional<std::string> Alternatives::read(const os::FsDir& dir) {
+  auto found = first_present(dir, "");
+  if (!found) return std::nullopt;
+  return std::move(found->second);
 }
 
 std::optional<CpuSet> read_set(const os::FsRoot& fs, const std::string& list_file, const std::string& mask_file) {

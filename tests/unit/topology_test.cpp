@@ -3,6 +3,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <tuple>
 
 #include "fake_sysfs.hpp"
@@ -205,6 +206,42 @@ TEST(Topology, LiveMachineIsConsistent) {
     ASSERT_NE(t.node(p.node), nullptr);
     EXPECT_TRUE(t.node(p.node)->cpus.test(p.id));
   }
+}
+
+// Caches are read once each, and a cache whose size differs from the first one read at its index has its level
+// and type read too: here processors 2-3 are a hybrid part's efficiency cores, whose index 1 is a shared L2
+// instead of an L1 instruction cache.
+TEST(Topology, CachesReadOncePerCacheAndPerKindWhereSizesDiffer) {
+  TempDir dir;
+  ulibc::testing::write_fake_sysfs(FakeMachine{.packages = 1, .cores_per_package = 4}, dir.path());
+  auto cache = [&](int cpu, int index, int level, const std::string& type, const std::string& size,
+                   const std::string& shared) {
+    const std::string d =
+        dir.path() + "/sys/devices/system/cpu/cpu" + std::to_string(cpu) + "/cache/index" + std::to_string(index);
+    std::filesystem::create_directories(d);
+    std::ofstream(d + "/level") << level << "\n";
+    std::ofstream(d + "/type") << type << "\n";
+    std::ofstream(d + "/size") << size << "\n";
+    std::ofstream(d + "/shared_cpu_list") << shared << "\n";
+  };
+  for (int cpu : {0, 1}) {
+    cache(cpu, 0, 1, "Data", "48K", std::to_string(cpu));
+    cache(cpu, 1, 1, "Instruction", "32K", std::to_string(cpu));
+    cache(cpu, 2, 3, "Unified", "30720K", "0-3");
+  }
+  for (int cpu : {2, 3}) {
+    cache(cpu, 0, 1, "Data", "48K", std::to_string(cpu));
+    cache(cpu, 1, 2, "Unified", "2048K", "2-3");
+    cache(cpu, 2, 3, "Unified", "30720K", "0-3");
+  }
+  const Topology t = Topology::load(dir.path());
+  std::vector<std::string> got;
+  for (const ulibc::Cache& c : t.caches())
+    got.push_back("L" + std::to_string(c.level) + " " + c.type + " " + std::to_string(c.size_bytes >> 10) + "K " +
+                  c.cpus.to_list());
+  EXPECT_EQ(got, (std::vector<std::string>{"L1 Data 48K 0", "L1 Data 48K 1", "L1 Data 48K 2", "L1 Data 48K 3",
+                                           "L1 Instruction 32K 0", "L1 Instruction 32K 1", "L2 Unified 2048K 2-3",
+                                           "L3 Unified 30720K 0-3"}));
 }
 
 }  // namespace
