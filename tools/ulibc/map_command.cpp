@@ -22,7 +22,7 @@ constexpr int kThreadsPerRow = 8;  // the paper's Table 3 lists eight threads a 
 struct MapOptions {
   CommonOptions common;
   PlacementOptions placement;
-  int ranks = 0;  // --ranks: the machine shared by this many processes; 0: one process
+  int ranks = 0;     // --ranks: the machine shared by this many processes; 0: one process
   std::string draw;  // --draw FILE: the mapping as a picture instead of tables
 };
 
