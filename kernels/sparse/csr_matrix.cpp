@@ -1,4 +1,4 @@
-// sparse/csr_matrix.cpp — building compressed sparse rows from sorted entries.
+// sparse/csr_matrix.cpp — building compressed sparse rows from sorted entries, for real and complex values.
 #include "sparse/csr_matrix.hpp"
 
 #include <fmt/format.h>
@@ -7,14 +7,16 @@
 
 namespace ulibc::sparse {
 
-CsrMatrix::CsrMatrix(Index rows, Index cols, std::span<const Entry> sorted_entries) : rows_(rows), cols_(cols) {
+template <class T>
+BasicCsrMatrix<T>::BasicCsrMatrix(Index rows, Index cols, std::span<const BasicEntry<T>> sorted_entries)
+    : rows_(rows), cols_(cols) {
   if (rows < 0 || cols < 0 || rows > kMaxDimension || cols > kMaxDimension)
     throw input_error(fmt::format("a {} x {} matrix: rows and columns run from 0 to {}", rows, cols, kMaxDimension));
   row_start_.assign(static_cast<std::size_t>(rows) + 1, 0);
   columns_.reserve(sorted_entries.size());
   values_.reserve(sorted_entries.size());
-  const Entry* previous = nullptr;
-  for (const Entry& e : sorted_entries) {
+  const BasicEntry<T>* previous = nullptr;
+  for (const BasicEntry<T>& e : sorted_entries) {
     if (e.row < 0 || e.row >= rows || e.col < 0 || e.col >= cols)
       throw input_error(fmt::format("entry ({}, {}) lies outside the {} x {} matrix", e.row, e.col, rows, cols));
     if (previous && (e.row < previous->row || (e.row == previous->row && e.col <= previous->col)))
@@ -27,5 +29,8 @@ CsrMatrix::CsrMatrix(Index rows, Index cols, std::span<const Entry> sorted_entri
   }
   for (std::size_t i = 0; i < static_cast<std::size_t>(rows); ++i) row_start_[i + 1] += row_start_[i];
 }
+
+template class BasicCsrMatrix<double>;
+template class BasicCsrMatrix<Complex>;
 
 }  // namespace ulibc::sparse

@@ -1,4 +1,5 @@
-// sparse/matrix_market.cpp — the Matrix Market reader: banner, size line, entries, then the sorted CSR.
+// sparse/matrix_market.cpp — the Matrix Market reader, one for real and complex values: banner, size line,
+// entries, then the sorted CSR; and the array writers.
 #include "sparse/matrix_market.hpp"
 
 #include <fmt/format.h>
@@ -10,6 +11,7 @@
 #include <fstream>
 #include <optional>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "graph/file_io.hpp"
@@ -23,8 +25,8 @@ namespace file_io = graph::file_io;
 using file_io::Fields;
 
 enum class Format { coordinate, array };
-enum class Field { real, integer, pattern };
-enum class Symmetry { general, symmetric, skew };
+enum class Field { real, integer, pattern, complex };
+enum class Symmetry { general, symmetric, skew, hermitian };
 
 struct Banner {
   Format format = Format::coordinate;
@@ -39,17 +41,22 @@ std::string lower(std::string_view s) {
 }
 
 // An entry with the line it came from, so that a duplicate names both lines.
+template <class T>
 struct Located {
-  Entry entry;
+  BasicEntry<T> entry;
   Index line = 0;
 };
 
-// The text walked line by line; every failure names the source and the current line.
+// The text walked line by line; every failure names the source and the current line. T is what the entries
+// hold: double reads real, integer and pattern files; Complex reads those too (imaginary parts 0) and complex ones.
+template <class T>
 class Reader {
+  static constexpr bool kComplex = std::is_same_v<T, Complex>;
+
  public:
   Reader(std::string_view text, const std::string& source) : text_(text), source_(source) {}
 
-  MatrixEntries read() {
+  BasicMatrixEntries<T> read() {
     const Banner banner = read_banner();
     const std::string_view size_line = next_content_line();
     if (size_line.data() == nullptr) fail("the file ends before the size line");
@@ -84,6 +91,31 @@ class Reader {
     return {};
   }
 
+  Field read_field(const std::string& field) const {
+    if (field == "integer") return Field::integer;
+    if (field == "pattern") return Field::pattern;
+    if (field == "real" || field == "double") return Field::real;
+    if (field == "complex") {
+      if (!kComplex) fail("complex matrices are not read as real: read them with read_matrix_market_complex");
+      return Field::complex;
+    }
+    fail(fmt::format("field {}: expected real, integer, pattern{}", file_io::quoted(field),
+                     kComplex ? " or complex" : " (complex: read_matrix_market_complex)"));
+  }
+
+  Symmetry read_symmetry(const std::string& symmetry) const {
+    if (symmetry == "general") return Symmetry::general;
+    if (symmetry == "symmetric") return Symmetry::symmetric;
+    if (symmetry == "skew-symmetric") return Symmetry::skew;
+    if (symmetry == "hermitian") {
+      if (!kComplex)
+        fail("hermitian matrices are complex, not read as real: read them with read_matrix_market_complex");
+      return Symmetry::hermitian;
+    }
+    fail(fmt::format("symmetry {}: expected general, symmetric, skew-symmetric{}", file_io::quoted(symmetry),
+                     kComplex ? " or hermitian" : " (hermitian: read_matrix_market_complex)"));
+  }
+
   Banner read_banner() {
     const std::string_view line = next_line();
     Fields f(line.data() ? line : std::string_view());
@@ -97,23 +129,11 @@ class Reader {
       b.format = Format::array;
     else if (format != "coordinate")
       fail(fmt::format("format {}: expected coordinate or array", file_io::quoted(format)));
-    if (field == "integer")
-      b.field = Field::integer;
-    else if (field == "pattern")
-      b.field = Field::pattern;
-    else if (field == "complex")
-      fail("complex matrices are not supported (real, integer or pattern)");
-    else if (field != "real" && field != "double")
-      fail(fmt::format("field {}: expected real, integer or pattern", file_io::quoted(field)));
-    if (symmetry == "symmetric")
-      b.symmetry = Symmetry::symmetric;
-    else if (symmetry == "skew-symmetric")
-      b.symmetry = Symmetry::skew;
-    else if (symmetry == "hermitian")
-      fail("hermitian matrices are not supported (general, symmetric or skew-symmetric)");
-    else if (symmetry != "general")
-      fail(fmt::format("symmetry {}: expected general, symmetric or skew-symmetric", file_io::quoted(symmetry)));
+    b.field = read_field(field);
+    b.symmetry = read_symmetry(symmetry);
     if (b.format == Format::array && b.field == Field::pattern) fail("an array has values: pattern is coordinate only");
+    if (b.symmetry == Symmetry::hermitian && b.field != Field::complex)
+      fail("a hermitian matrix has complex values (a real one is symmetric)");
     if (!f.next().empty()) fail("the banner has more than five words");
     return b;
   }
@@ -131,10 +151,11 @@ class Reader {
     rows_ = count(f.next(), "row count", 1, kMaxDimension);
     cols_ = count(f.next(), "column count", 1, kMaxDimension);
     if (b.symmetry != Symmetry::general && rows_ != cols_)
-      fail(fmt::format("a {} x {} matrix cannot be symmetric or skew-symmetric: it is not square", rows_, cols_));
-    const Index places = b.symmetry == Symmetry::general     ? rows_ * cols_
-                         : b.symmetry == Symmetry::symmetric ? rows_ * (rows_ + 1) / 2
-                                                             : rows_ * (rows_ - 1) / 2;
+      fail(fmt::format("a {} x {} matrix cannot be {}: it is not square", rows_, cols_,
+                       b.symmetry == Symmetry::hermitian ? "hermitian" : "symmetric or skew-symmetric"));
+    const Index places = b.symmetry == Symmetry::general ? rows_ * cols_
+                         : b.symmetry == Symmetry::skew  ? rows_ * (rows_ - 1) / 2
+                                                         : rows_ * (rows_ + 1) / 2;
     if (b.format == Format::array) {
       declared_ = places;
       array_row_ = b.symmetry == Symmetry::skew ? 1 : 0;
@@ -148,7 +169,7 @@ class Reader {
                      (b.symmetry == Symmetry::general ? 1 : 2));
   }
 
-  double value(std::string_view field, Field kind) const {
+  double number(std::string_view field, Field kind) const {
     if (kind == Field::integer) {
       bool out_of_range = false;
       const std::optional<std::int64_t> v = file_io::to_integer(field, out_of_range);
@@ -164,37 +185,63 @@ class Reader {
     return v;
   }
 
-  // Row or column `field`, 1-based in the file, of a dimension `n`.
-  Index index(std::string_view field, std::string_view name, Index n) const { return count(field, name, 1, n) - 1; }
+  // The value that `f` holds next, then nothing more: one number, or for a complex field its real and imaginary
+  // parts. `shape` is how the line should read, for the messages.
+  T value(Fields& f, Field kind, std::string_view shape) const {
+    const std::string_view first = f.next();
+    if (first.empty()) fail(fmt::format("{}: the value is missing", shape));
+    T v = T(number(first, kind));
+    if (kind == Field::complex) {
+      const std::string_view second = f.next();
+      if (second.empty()) fail(fmt::format("{}: the imaginary part is missing", shape));
+      if constexpr (kComplex) v.imag(number(second, kind));
+    }
+    if (!f.next().empty()) fail(fmt::format("{}: there is more on the line", shape));
+    return v;
+  }
+
+  static T mirrored(T v, Symmetry s) {
+    if (s == Symmetry::skew) return -v;
+    if constexpr (kComplex)
+      if (s == Symmetry::hermitian) return std::conj(v);
+    return v;
+  }
 
   // The entry at (row, col) and, for the symmetric kinds, its mirror.
-  void add(Index row, Index col, double v, Symmetry s) {
+  void add(Index row, Index col, T v, Symmetry s) {
     if (s == Symmetry::skew && row == col)
       fail(fmt::format("entry ({}, {}) lies on the diagonal of a skew-symmetric matrix", row + 1, col + 1));
+    if constexpr (kComplex)
+      if (s == Symmetry::hermitian && row == col && v.imag() != 0)
+        fail(fmt::format("entry ({}, {}) lies on the diagonal of a hermitian matrix: its imaginary part {} must be 0",
+                         row + 1, col + 1, v.imag()));
     entries_.push_back({{row, col, v}, line_});
-    if (s != Symmetry::general && row != col) entries_.push_back({{col, row, s == Symmetry::skew ? -v : v}, line_});
+    if (s != Symmetry::general && row != col) entries_.push_back({{col, row, mirrored(v, s)}, line_});
   }
+
+  // Row or column `field`, 1-based in the file, of a dimension `n`.
+  Index index(std::string_view field, std::string_view name, Index n) const { return count(field, name, 1, n) - 1; }
 
   void read_coordinate_entry(std::string_view line, const Banner& b) {
     Fields f(line);
     const Index row = index(f.next(), "row", rows_), col = index(f.next(), "column", cols_);
-    const std::string_view field = f.next();
     if (b.field == Field::pattern) {
-      if (!field.empty()) fail("a pattern entry is \"I J\", without a value");
-      return add(row, col, 1.0, b.symmetry);
+      if (!f.next().empty()) fail("a pattern entry is \"I J\", without a value");
+      return add(row, col, T(1), b.symmetry);
     }
-    if (field.empty()) fail("an entry is \"I J VALUE\": the value is missing");
-    if (!f.next().empty()) fail("an entry is \"I J VALUE\": there is more on the line");
-    add(row, col, value(field, b.field), b.symmetry);
+    add(row, col,
+        value(f, b.field, b.field == Field::complex ? "an entry is \"I J RE IM\"" : "an entry is \"I J VALUE\""),
+        b.symmetry);
   }
 
   // The next value of an array: column by column, and in each column of a symmetric kind the rows from the
   // diagonal (skew-symmetric: below it) down. Zeros are not stored: an array is dense, its zeros are not entries.
   void read_array_value(std::string_view line, const Banner& b) {
     Fields f(line);
-    const double v = value(f.next(), b.field);
-    if (!f.next().empty()) fail("an array has one value per line");
-    if (v != 0) add(array_row_, array_col_, v, b.symmetry);
+    const T v = value(f, b.field,
+                      b.field == Field::complex ? "an array of a complex matrix has \"RE IM\" on each line"
+                                                : "an array has one value per line");
+    if (v != T()) add(array_row_, array_col_, v, b.symmetry);
     if (++array_row_ == rows_) {
       ++array_col_;
       array_row_ = b.symmetry == Symmetry::general ? 0 : array_col_ + (b.symmetry == Symmetry::skew ? 1 : 0);
@@ -214,11 +261,11 @@ class Reader {
     if (seen < declared_) fail(fmt::format("the file ends after {} of the {} entries declared", seen, declared_));
   }
 
-  std::vector<Entry> sorted_entries() {
-    std::sort(entries_.begin(), entries_.end(), [](const Located& a, const Located& b) {
+  std::vector<BasicEntry<T>> sorted_entries() {
+    std::sort(entries_.begin(), entries_.end(), [](const Located<T>& a, const Located<T>& b) {
       return a.entry.row != b.entry.row ? a.entry.row < b.entry.row : a.entry.col < b.entry.col;
     });
-    std::vector<Entry> sorted;
+    std::vector<BasicEntry<T>> sorted;
     sorted.reserve(entries_.size());
     for (std::size_t i = 0; i < entries_.size(); ++i) {
       if (i > 0 && entries_[i].entry.row == entries_[i - 1].entry.row &&
@@ -239,14 +286,31 @@ class Reader {
   Index line_ = 0;
   Index rows_ = 0, cols_ = 0, declared_ = 0;
   Index array_row_ = 0, array_col_ = 0;  // where an array's next value goes
-  std::vector<Located> entries_;
+  std::vector<Located<T>> entries_;
 };
+
+template <class T>
+BasicMatrixEntries<T> read_entries_as(std::istream& in, const std::string& source) {
+  const std::string text = file_io::read_all(in, source);
+  return Reader<T>(text, source).read();
+}
+
+// The rows x cols matrix in `in` as its dense values, column by column (what the array writers write).
+template <class T>
+std::vector<T> read_dense_as(std::istream& in, const std::string& source, Index rows, Index cols) {
+  const BasicMatrixEntries<T> m = read_entries_as<T>(in, source);
+  if (m.rows != rows || m.cols != cols)
+    throw input_error(
+        fmt::format("{}: a {} x {} matrix where a {} x {} one was expected", source, m.rows, m.cols, rows, cols));
+  std::vector<T> x(static_cast<std::size_t>(rows * cols), T());
+  for (const BasicEntry<T>& e : m.entries) x[static_cast<std::size_t>(e.col * rows + e.row)] = e.value;
+  return x;
+}
 
 }  // namespace
 
 MatrixEntries read_matrix_market_entries(std::istream& in, const std::string& source) {
-  const std::string text = file_io::read_all(in, source);
-  return Reader(text, source).read();
+  return read_entries_as<double>(in, source);
 }
 
 CsrMatrix read_matrix_market(std::istream& in, const std::string& source) {
@@ -277,6 +341,47 @@ std::vector<double> read_matrix_market_vector_file(const std::string& path, Inde
 void write_matrix_market_vector(std::ostream& out, std::span<const double> x) {
   out << "%%MatrixMarket matrix array real general\n" << x.size() << " 1\n";
   for (const double v : x) out << fmt::format("{:.17g}\n", v);
+}
+
+ComplexMatrixEntries read_matrix_market_complex_entries(std::istream& in, const std::string& source) {
+  return read_entries_as<Complex>(in, source);
+}
+
+ComplexCsrMatrix read_matrix_market_complex(std::istream& in, const std::string& source) {
+  const ComplexMatrixEntries m = read_matrix_market_complex_entries(in, source);
+  return ComplexCsrMatrix(m.rows, m.cols, m.entries);
+}
+
+ComplexCsrMatrix read_matrix_market_complex_file(const std::string& path) {
+  std::ifstream in = file_io::open_input(path);
+  return read_matrix_market_complex(in, path);
+}
+
+std::vector<Complex> read_matrix_market_complex_array(std::istream& in, const std::string& source, Index rows,
+                                                      Index cols) {
+  return read_dense_as<Complex>(in, source, rows, cols);
+}
+
+std::vector<Complex> read_matrix_market_complex_array_file(const std::string& path, Index rows, Index cols) {
+  std::ifstream in = file_io::open_input(path);
+  return read_matrix_market_complex_array(in, path, rows, cols);
+}
+
+void write_matrix_market_complex_array(std::ostream& out, Index rows, Index cols, std::span<const Complex> values) {
+  if (rows < 1 || cols < 1 || rows > kMaxDimension || cols > kMaxDimension ||
+      static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols) != values.size())
+    throw input_error(
+        fmt::format("a {} x {} complex array of {} values: expected 1 to {} rows and columns and "
+                    "rows x cols values",
+                    rows, cols, values.size(), kMaxDimension));
+  // Checked before anything is written: a file the reader would refuse is never begun.
+  for (std::size_t k = 0; k < values.size(); ++k)
+    if (!std::isfinite(values[k].real()) || !std::isfinite(values[k].imag()))
+      throw input_error(fmt::format("entry ({}, {}) of a {} x {} complex array is not finite: ({}, {})",
+                                    k % static_cast<std::size_t>(rows) + 1, k / static_cast<std::size_t>(rows) + 1,
+                                    rows, cols, values[k].real(), values[k].imag()));
+  out << "%%MatrixMarket matrix array complex general\n" << rows << ' ' << cols << '\n';
+  for (const Complex& v : values) out << fmt::format("{:.17g} {:.17g}\n", v.real(), v.imag());
 }
 
 }  // namespace ulibc::sparse
