@@ -16,10 +16,11 @@ set(ULIBC_GRAPH_FILE_SOURCES ${_d}/graph/edge_io.cpp ${_d}/graph/dimacs_io.cpp $
 set(ULIBC_GRAPH_SOURCES ${ULIBC_GRAPH_FILE_SOURCES} ${_d}/graph/csr_graph.cpp ${_d}/graph/builder.cpp
                         ${_d}/graph/generator.cpp ${_d}/graph/road_generator.cpp)
 
-# The sparse-matrix layer the sparse solvers share: compressed sparse rows, the Matrix Market reader, the model
-# problems.
+# The sparse-matrix layer the sparse solvers share: compressed sparse rows (real and complex), the Matrix Market
+# reader, the model problems and the test matrices with known spectra.
 set(ULIBC_SPARSE_SOURCES ${_d}/sparse/csr_matrix.cpp ${_d}/sparse/matrix_market.cpp
-                         ${_d}/sparse/convection_diffusion.cpp)
+                         ${_d}/sparse/convection_diffusion.cpp ${_d}/sparse/tridiagonal_toeplitz.cpp
+                         ${_d}/sparse/prescribed_spectrum.cpp)
 
 # The MPI layer of the distributed kernels (library ulibc_mpi, ulibc::mpi): the session and error convention, where
 # each rank runs, the stored profile of MPI's costs in a keyed file (these files need no MPI: the fuzz targets build
