@@ -1,9 +1,10 @@
-// sparse/prescribed_spectrum.cpp — S·D·S⁻¹ with S = (I + E)(I + O), built as band products.
+// sparse/prescribed_spectrum.cpp — S·D·S⁻¹ with S = (I + E)(I + O), built row by row from its tridiagonal factors.
 #include "sparse/prescribed_spectrum.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "ulibc/error.hpp"
@@ -11,46 +12,6 @@
 namespace ulibc::sparse {
 
 namespace {
-
-// An n x n band of half-width w, row by row: what the products of banded factors need, without a sparse product.
-class Band {
- public:
-  Band(Index n, Index width) : n_(n), width_(width), v_(static_cast<std::size_t>(n * (2 * width + 1))) {}
-
-  Index order() const { return n_; }
-  Index width() const { return width_; }
-  Index first(Index i) const { return std::max<Index>(0, i - width_); }
-  Index last(Index i) const { return std::min(n_ - 1, i + width_); }
-  Complex& at(Index i, Index j) { return v_[static_cast<std::size_t>(i * (2 * width_ + 1) + j - i + width_)]; }
-  Complex at(Index i, Index j) const { return v_[static_cast<std::size_t>(i * (2 * width_ + 1) + j - i + width_)]; }
-
-  friend Band operator*(const Band& a, const Band& b) {
-    Band c(a.n_, a.width_ + b.width_);
-    for (Index i = 0; i < a.n_; ++i)
-      for (Index j = a.first(i); j <= a.last(i); ++j) {
-        const Complex aij = a.at(i, j);
-        if (aij == Complex()) continue;
-        for (Index k = b.first(j); k <= b.last(j); ++k) c.at(i, k) += aij * b.at(j, k);
-      }
-    return c;
-  }
-
- private:
-  Index n_, width_;
-  std::vector<Complex> v_;
-};
-
-// I + sign·X, where X holds `coupling` at (i, i ± 1) for the rows i of the given parity (0: E, 1: O).
-Band elementary(Index n, int parity, Complex coupling, double sign) {
-  Band m(n, 1);
-  for (Index i = 0; i < n; ++i) {
-    m.at(i, i) = 1;
-    if (i % 2 != parity) continue;
-    if (i > 0) m.at(i, i - 1) = sign * coupling;
-    if (i < n - 1) m.at(i, i + 1) = sign * coupling;
-  }
-  return m;
-}
 
 void check_spectrum(const PrescribedSpectrum& p) {
   const auto n = static_cast<Index>(p.eigenvalues.size());
@@ -62,28 +23,64 @@ void check_spectrum(const PrescribedSpectrum& p) {
     throw input_error("a prescribed spectrum with a value that is not finite");
 }
 
+// The three factors of A = (I + E)·B·(I − E), entry by entry; each is 0 beyond its neighbours and outside the matrix.
+class SimilarityFactors {
+ public:
+  explicit SimilarityFactors(const PrescribedSpectrum& p) : p_(p), n_(static_cast<Index>(p.eigenvalues.size())) {}
+
+  Index order() const { return n_; }
+
+  // I + sign·E: s at (m, m ± 1) for even m.
+  Complex elementary(Index m, Index k, double sign) const {
+    if (k < 0 || k >= n_) return 0;
+    if (k == m) return 1;
+    return m % 2 == 0 && (k == m - 1 || k == m + 1) ? sign * p_.even_coupling : Complex();
+  }
+
+  // B = D + O∘(d_j − d_i): O·D·O vanishes, so B is formed directly, each entry rounded once.
+  Complex b(Index i, Index j) const {
+    if (j < 0 || j >= n_) return 0;
+    if (j == i) return d(i);
+    return i % 2 == 1 && (j == i - 1 || j == i + 1) ? p_.odd_coupling * (d(j) - d(i)) : Complex();
+  }
+
+ private:
+  Complex d(Index i) const { return p_.eigenvalues[static_cast<std::size_t>(i)]; }
+
+  const PrescribedSpectrum& p_;
+  Index n_;
+};
+
+// Row i of A, columns i − 3 .. i + 3 (every factor is tridiagonal), summed over the paths i → j → m → k.
+std::array<Complex, 7> similarity_row(const SimilarityFactors& f, Index i) {
+  std::array<Complex, 7> row{};
+  for (Index j = i - 1; j <= i + 1; ++j) {
+    const Complex left = f.elementary(i, j, 1);
+    if (left == Complex()) continue;
+    for (Index m = j - 1; m <= j + 1; ++m) {
+      const Complex middle = left * f.b(j, m);
+      if (middle == Complex()) continue;
+      for (Index k = m - 1; k <= m + 1; ++k)
+        row[static_cast<std::size_t>(k - i + 3)] += middle * f.elementary(m, k, -1);
+    }
+  }
+  return row;
+}
+
 }  // namespace
 
 ComplexCsrMatrix prescribed_spectrum_matrix(const PrescribedSpectrum& p) {
   check_spectrum(p);
-  const auto n = static_cast<Index>(p.eigenvalues.size());
-  const std::vector<Complex>& d = p.eigenvalues;
-  // B = D + O∘(d_j − d_i): O·D·O vanishes, so B is formed directly, each entry rounded once.
-  Band b(n, 1);
-  for (Index i = 0; i < n; ++i) {
-    b.at(i, i) = d[static_cast<std::size_t>(i)];
-    if (i % 2 != 1) continue;
-    for (const Index j : {i - 1, i + 1})
-      if (j >= 0 && j < n)
-        b.at(i, j) = p.odd_coupling * (d[static_cast<std::size_t>(j)] - d[static_cast<std::size_t>(i)]);
-  }
-  const Band a = elementary(n, 0, p.even_coupling, 1) * b * elementary(n, 0, p.even_coupling, -1);
+  const SimilarityFactors f(p);
   std::vector<ComplexEntry> entries;
-  entries.reserve(static_cast<std::size_t>(n) * 7);
-  for (Index i = 0; i < n; ++i)
-    for (Index j = a.first(i); j <= a.last(i); ++j)
-      if (a.at(i, j) != Complex()) entries.push_back({i, j, a.at(i, j)});
-  return ComplexCsrMatrix(n, n, entries);
+  entries.reserve(static_cast<std::size_t>(f.order()) * 5);
+  for (Index i = 0; i < f.order(); ++i) {
+    const std::array<Complex, 7> row = similarity_row(f, i);
+    for (Index k = std::max<Index>(0, i - 3); k <= std::min(f.order() - 1, i + 3); ++k)
+      if (row[static_cast<std::size_t>(k - i + 3)] != Complex())
+        entries.push_back({i, k, row[static_cast<std::size_t>(k - i + 3)]});
+  }
+  return ComplexCsrMatrix(f.order(), f.order(), entries);
 }
 
 std::vector<Complex> prescribed_spectrum_eigenvector(const PrescribedSpectrum& p, Index k) {

@@ -10,10 +10,11 @@
 //   B = (I + O)·D·(I − O) = D + O∘(d_j − d_i)        (O·D·O = 0),
 //   A = (I + E)·B·(I − E),
 //
-// a band of half-width 3: at most 7 entries a row, about 5n in all. With s, t ≠ 0 and distinct d's A is not
-// normal; the condition number of its eigenvector basis, ‖S‖·‖S⁻¹‖, is at most ((1 + 2|s|)(1 + 2|t|))², whatever n,
-// so the d_k stay well conditioned and a computed spectrum is checked against them to a tight tolerance. The
-// entries are rounded once or twice each: A is S·D·S⁻¹ up to a relative perturbation of a few units of rounding.
+// a band of half-width 3: at most 7 entries a row (those that come out exactly 0 left out). With s, t ≠ 0 and
+// distinct d's A is not normal; the condition number of its eigenvector basis, ‖S‖·‖S⁻¹‖, is at most
+// ((1 + 2|s|)(1 + 2|t|))², whatever n, so the d_k stay well conditioned and a computed spectrum is checked against
+// them to a tight tolerance. The entries are sums of a few rounded products: A is S·D·S⁻¹ up to a perturbation of
+// a few units of rounding in each entry.
 #pragma once
 #include <vector>
 
