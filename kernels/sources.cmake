@@ -50,7 +50,8 @@ set(ULIBC_SSSP_SOURCES
 set(ULIBC_GMRES_TUNING_FILE_SOURCES ${_d}/gmres/tuning_file.cpp)
 set(ULIBC_GMRES_SOURCES
     ${ULIBC_GMRES_TUNING_FILE_SOURCES} ${_d}/gmres/team.cpp ${_d}/gmres/distributed_matrix.cpp ${_d}/gmres/exchange.cpp ${_d}/gmres/spmv.cpp
-    ${_d}/gmres/orthogonalize.cpp ${_d}/gmres/preconditioner.cpp ${_d}/gmres/arnoldi.cpp ${_d}/gmres/tuner.cpp
+    ${_d}/gmres/orthogonalize.cpp ${_d}/gmres/preconditioner.cpp ${_d}/gmres/givens.cpp ${_d}/gmres/arnoldi.cpp
+    ${_d}/gmres/krylov.cpp ${_d}/gmres/tuner.cpp
     ${_d}/gmres/gmres.cpp ${_d}/gmres/recall.cpp ${_d}/gmres/verify.cpp)
 # The semidefinite-programming solver: the problem and its SDPA files (these need no OpenMP or BLAS: the fuzz
 # target builds them alone), then the interior-point method and its Schur complement (ELEMENTS).

@@ -1,7 +1,6 @@
-// gmres/arnoldi.cpp — a restart cycle: Arnoldi with Givens rotations, then the update of x.
+// gmres/arnoldi.cpp — a restart cycle across ranks: cycle.hpp's on this rank's rows, timed in the solver's parts.
 #include "gmres/arnoldi.hpp"
 
-#include <cblas.h>
 #include <mpi.h>
 
 #include <algorithm>
@@ -32,6 +31,94 @@ void ritz_extremes(std::vector<double>& h, int n, int ld, CycleEnd& end) {
   }
 }
 
+// cycle.hpp's Space on this rank: RankSpace's reductions, the operator and M⁻¹ of the solve, each part of the time
+// in its field of `split`; with `timing`, each step's seconds and those of its M⁻¹ and A.
+class RankCycle : public RankSpace {
+ public:
+  RankCycle(Operator& op, const Vector& b, Basis& v, Vector& r, Vector& z, Preconditioner* precond, TimeSplit& split,
+            double deadline = std::numeric_limits<double>::infinity(), CycleEnd* timing = nullptr)
+      : RankSpace(v, op.matrix().team(), op.matrix().comm()),
+        op_(op),
+        b_(b),
+        r_(r),
+        z_(z),
+        precond_(precond),
+        split_(split),
+        deadline_(deadline),
+        timing_(timing) {}
+
+  const Vector& residual(const Vector& x) {
+    op_.apply(x.data(), r_.data(), split_);
+    team().run([&](int, IndexRange<Index> r) {
+      for (Index i = r.begin; i < r.end; ++i) r_[i] = b_[i] - r_[i];
+    });
+    return r_;
+  }
+
+  void divide(const Vector& in, double d, Vector& out) {
+    team().run([&](int, IndexRange<Index> r) {
+      for (Index i = r.begin; i < r.end; ++i) out[i] = in[i] / d;
+    });
+  }
+
+  void step(int j) {
+    Vector& w = basis(j + 1);
+    const double apply_start = timing_ ? MPI_Wtime() : 0;
+    if (timing_ && j == 0) step_start_ = apply_start;
+    {
+      Timed t(split_.precond);
+      precond_->apply(basis(j), z_);
+    }
+    op_.apply(z_.data(), w.data(), split_);
+    if (timing_) timing_->apply_seconds.push_back(MPI_Wtime() - apply_start);
+  }
+
+  void update(Vector& x, int j, const double* y) {
+    team().run([&](int, IndexRange<Index> r) {
+      for (Index i = r.begin; i < r.end; ++i) r_[i] = 0;
+      for (int k = 0; k < j; ++k) {
+        const double* vk = basis(k).data();
+        for (Index i = r.begin; i < r.end; ++i) r_[i] += y[k] * vk[i];
+      }
+    });
+    {
+      Timed t(split_.precond);
+      precond_->apply(r_, z_);
+    }
+    team().run([&](int, IndexRange<Index> r) {
+      for (Index i = r.begin; i < r.end; ++i) x[i] += z_[i];
+    });
+  }
+
+  template <class F>
+  void orthogonalising(F&& f) {
+    Timed t(split_.orth);
+    f();
+  }
+
+  void step_done() {
+    if (!timing_) return;
+    const double now = MPI_Wtime();
+    timing_->step_seconds.push_back(now - step_start_);
+    step_start_ = now;
+  }
+
+  // Ranks' clocks differ: the one that sees the deadline pass stops them all (only trials give a deadline).
+  bool past_deadline() {
+    return deadline_ < std::numeric_limits<double>::infinity() && mpi::max(MPI_Wtime() > deadline_ ? 1 : 0, comm()) > 0;
+  }
+
+ private:
+  Operator& op_;
+  const Vector& b_;
+  Vector &r_, &z_;
+  Preconditioner* precond_;
+  TimeSplit& split_;
+  double deadline_;
+  CycleEnd* timing_;
+  double step_start_ = 0;
+};
+
 }  // namespace
 
 Cycle::Cycle(Operator& op, const Vector& b)
@@ -44,93 +131,19 @@ Cycle::Cycle(Operator& op, const Vector& b)
       z_(team_, team_.rows()) {}
 
 double Cycle::residual_norm(const Vector& x, TimeSplit& split) {
-  op_.apply(x.data(), r_.data(), split);
-  team_.run([&](int, IndexRange<Index> r) {
-    for (Index i = r.begin; i < r.end; ++i) r_[i] = b_[i] - r_[i];
-  });
-  return std::sqrt(dot(r_, r_, team_, comm_));
+  RankCycle space(op_, b_, v_, r_, z_, nullptr, split);
+  const Vector& r = space.residual(x);
+  return std::sqrt(space.dot(r, r));
 }
 
 CycleEnd Cycle::run(Vector& x, int m, Orth orth, Preconditioner& precond, double target, long steps_left,
                     TimeSplit& split, bool measure_loss, double deadline, bool ritz) {
   CycleEnd end;
-  const double beta = residual_norm(x, split);
-  end.start_residual = end.estimate = beta;
-  if (beta <= target || steps_left <= 0 || beta == 0) return end;
-  const auto ld = static_cast<std::size_t>(m) + 1;
-  std::vector<double> h(ld * static_cast<std::size_t>(m), 0.0), g(ld, 0.0), c(ld, 0.0), s(ld, 0.0);
-  std::vector<double> raw(ritz ? h.size() : 0);  // H before the rotations, for its eigenvalues
-  g[0] = beta;
-  {
-    Vector& v0 = v_[0];
-    team_.run([&](int, IndexRange<Index> r) {
-      for (Index i = r.begin; i < r.end; ++i) v0[i] = r_[i] / beta;
-    });
-  }
-  int j = 0;
-  double step_start = MPI_Wtime();
-  while (j < m && j < steps_left) {
-    double* hj = h.data() + ld * static_cast<std::size_t>(j);
-    Vector& w = v_[j + 1];
-    const double apply_start = ritz ? MPI_Wtime() : 0;
-    {
-      Timed t(split.precond);
-      precond.apply(v_[j], z_);
-    }
-    op_.apply(z_.data(), w.data(), split);
-    if (ritz) end.apply_seconds.push_back(MPI_Wtime() - apply_start);
-    {
-      Timed t(split.orth);
-      end.reductions += orthogonalize(orth, v_, j, w, hj, team_, comm_);
-      const double norm = hj[j + 1];
-      if (norm > 0)
-        team_.run([&](int, IndexRange<Index> r) {
-          for (Index i = r.begin; i < r.end; ++i) w[i] /= norm;
-        });
-    }
-    if (ritz) std::copy(hj, hj + j + 2, raw.data() + ld * static_cast<std::size_t>(j));
-    const double next_length = hj[j + 1];  // 0: v_{j+1} would be zero, the solution lies in the basis already
-    for (int i = 0; i < j; ++i) cblas_drot(1, &hj[i], 1, &hj[i + 1], 1, c[i], s[i]);
-    double a = hj[j], bb = hj[j + 1];
-    cblas_drotg(&a, &bb, &c[j], &s[j]);
-    hj[j] = a;
-    hj[j + 1] = 0;
-    g[j + 1] = -s[j] * g[j];
-    g[j] = c[j] * g[j];
-    ++j;
-    end.estimate = std::abs(g[j]);
-    if (ritz) {
-      const double now = MPI_Wtime();
-      end.step_seconds.push_back(now - step_start);
-      step_start = now;
-    }
-    if (end.estimate <= target || next_length == 0) break;
-    // Ranks' clocks differ: the one that sees the deadline pass stops them all (only trials give a deadline).
-    if (deadline < std::numeric_limits<double>::infinity() && mpi::max(MPI_Wtime() > deadline ? 1 : 0, comm_) > 0)
-      break;
-  }
-  end.steps = j;
-  if (measure_loss && j > 0) {
-    Timed t(split.orth);
-    end.loss = loss_of_orthogonality(v_, j, team_, comm_);
-  }
-  if (ritz && j > 0) ritz_extremes(raw, j, static_cast<int>(ld), end);
-  // y = H⁻¹ g (H upper triangular j×j, column-major with leading dimension m + 1), then x += M⁻¹ (V y).
-  cblas_dtrsv(CblasColMajor, CblasUpper, CblasNoTrans, CblasNonUnit, j, h.data(), static_cast<int>(ld), g.data(), 1);
-  team_.run([&](int, IndexRange<Index> r) {
-    for (Index i = r.begin; i < r.end; ++i) r_[i] = 0;
-    for (int k = 0; k < j; ++k) {
-      const double* vk = v_[k].data();
-      for (Index i = r.begin; i < r.end; ++i) r_[i] += g[static_cast<std::size_t>(k)] * vk[i];
-    }
-  });
-  {
-    Timed t(split.precond);
-    precond.apply(r_, z_);
-  }
-  team_.run([&](int, IndexRange<Index> r) {
-    for (Index i = r.begin; i < r.end; ++i) x[i] += z_[i];
-  });
+  RankCycle space(op_, b_, v_, r_, z_, &precond, split, deadline, ritz ? &end : nullptr);
+  std::vector<double> raw;  // H before the rotations, for its eigenvalues
+  static_cast<CycleStats&>(end) =
+      run_cycle(space, x, {m, orth, target, steps_left, measure_loss}, ritz ? &raw : nullptr);
+  if (ritz && end.steps > 0) ritz_extremes(raw, end.steps, m + 1, end);
   return end;
 }
 

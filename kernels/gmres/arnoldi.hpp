@@ -1,28 +1,19 @@
-// gmres/arnoldi.hpp — one restart cycle of right-preconditioned GMRES(m): what the solver and the tuner's trials run.
-//
-// Saad, "Iterative Methods for Sparse Linear Systems", Algorithm 9.5 (GMRES with right preconditioning): from x,
-//   r = b − A x, β = ‖r‖, v_0 = r/β;
-//   for j = 0, 1, …:  w = A M⁻¹ v_j;  orthogonalise w against v_0..v_j (h_{0..j+1,j});  v_{j+1} = w / h_{j+1,j};
-//                     rotate the column by the earlier Givens rotations, make a new one that zeroes h_{j+1,j};
-//                     |g_{j+1}| is then ‖b − A x_j‖ in exact arithmetic;
-//   y = H⁻¹ g (triangular, by BLAS's dtrsv), x += M⁻¹ (V y).
+// gmres/arnoldi.hpp — one restart cycle of right-preconditioned GMRES(m) across ranks: what the solver and the tuner's
+// trials run. The cycle is cycle.hpp's (Saad, Algorithm 9.5), on this rank's rows with reductions over the ranks,
+// plus what only the tuner needs: the time of each step and the Ritz values of the cycle.
 // With M on the right the residual GMRES minimises is b − A x itself, so the stopping test is on the true residual;
 // each cycle still starts by computing it afresh, and only that fresh value may declare convergence.
 #pragma once
 #include <limits>
 #include <vector>
 
+#include "gmres/cycle.hpp"
 #include "gmres/orthogonalize.hpp"
 #include "gmres/preconditioner.hpp"
 
 namespace ulibc::gmres::detail {
 
-struct CycleEnd {
-  double start_residual = 0;  // ‖b − A x‖ computed at the start of the cycle
-  double estimate = 0;        // |g| after its last step: ‖b − A x‖ at its end, in exact arithmetic
-  int steps = 0;              // Arnoldi steps taken (0: the start was already good enough)
-  double loss = 0;            // loss_of_orthogonality of the newest basis vector (when asked for)
-  int reductions = 0;         // of the orthogonalisation
+struct CycleEnd : CycleStats {
   // With `ritz`: the eigenvalues of the cycle's square Hessenberg matrix (Ritz values, estimates of A M⁻¹'s
   // extreme eigenvalues), by magnitude: the smallest and the largest.
   double ritz_min = 0, ritz_max = 0;

@@ -90,66 +90,37 @@ void subtract_projections(Basis& v, int k, const double* h, Vector& w, const Tea
   });
 }
 
-// One classical pass: projections and w·w (before) in one reduction; returns the length after, by Pythagoras when
-// it keeps enough digits (more than a tenth of the length left), else measured (a second reduction).
-double classical_pass(Basis& v, int k, Vector& w, double* h, const Team& team, MPI_Comm comm, int& reductions) {
-  std::vector<double> sums = local_dots(v, k, w, true, team);
-  mpi::sum_in_place(sums, comm);
-  ++reductions;
-  std::copy(sums.begin(), sums.end() - 1, h);
-  subtract_projections(v, k, h, w, team);
-  double projected = 0;
-  for (int j = 0; j <= k; ++j) projected += h[j] * h[j];
-  const double before = sums.back(), after = before - projected;
-  if (after > 0.01 * before) return std::sqrt(after);
-  ++reductions;
-  return std::sqrt(dot(w, w, team, comm));
-}
-
 }  // namespace
 
 double dot(const Vector& x, const Vector& y, const Team& team, MPI_Comm comm) {
   return mpi::sum(team.sum([&](Index i) { return x[i] * y[i]; }), comm);
 }
 
+double RankSpace::dot(const Vector& x, const Vector& y) const { return gmres::dot(x, y, team_, comm_); }
+
+std::vector<double> RankSpace::dots(int k, const Vector& w, bool with_length) {
+  std::vector<double> sums = local_dots(v_, k, w, with_length, team_);
+  mpi::sum_in_place(sums, comm_);
+  return sums;
+}
+
+void RankSpace::subtract(int k, const double* h, Vector& w) { subtract_projections(v_, k, h, w, team_); }
+
+void RankSpace::subtract(double h, const Vector& v, Vector& w) const {
+  const double* vj = v.data();
+  team_.run([&](int, IndexRange<Index> r) {
+    for (Index i = r.begin; i < r.end; ++i) w[i] -= h * vj[i];
+  });
+}
+
 int orthogonalize(Orth how, Basis& v, int k, Vector& w, double* h, const Team& team, MPI_Comm comm) {
-  int reductions = 0;
-  switch (how) {
-    case Orth::cgs:
-      h[k + 1] = classical_pass(v, k, w, h, team, comm, reductions);
-      break;
-    case Orth::cgs2: {
-      std::vector<double> sums = local_dots(v, k, w, false, team);
-      mpi::sum_in_place(sums, comm);
-      ++reductions;
-      subtract_projections(v, k, sums.data(), w, team);
-      h[k + 1] = classical_pass(v, k, w, h, team, comm, reductions);
-      for (int j = 0; j <= k; ++j) h[j] += sums[static_cast<std::size_t>(j)];
-      break;
-    }
-    case Orth::mgs:
-      for (int j = 0; j <= k; ++j) {
-        h[j] = dot(v[j], w, team, comm);
-        ++reductions;
-        const double* vj = v[j].data();
-        const double hj = h[j];
-        team.run([&](int, IndexRange<Index> r) {
-          for (Index i = r.begin; i < r.end; ++i) w[i] -= hj * vj[i];
-        });
-      }
-      h[k + 1] = std::sqrt(dot(w, w, team, comm));
-      ++reductions;
-      break;
-  }
-  return reductions;
+  RankSpace space(v, team, comm);
+  return detail::gram_schmidt(how, space, k, w, h);
 }
 
 double loss_of_orthogonality(Basis& v, int k, const Team& team, MPI_Comm comm) {
-  std::vector<double> sums = local_dots(v, k, v[k], false, team);
-  mpi::sum_in_place(sums, comm);
-  double loss = std::abs(sums.back() - 1);
-  for (int j = 0; j < k; ++j) loss = std::max(loss, std::abs(sums[static_cast<std::size_t>(j)]));
-  return loss;
+  RankSpace space(v, team, comm);
+  return detail::orthogonality_loss(space, k);
 }
 
 }  // namespace ulibc::gmres

@@ -1,5 +1,6 @@
-// gmres/orthogonalize.hpp — making each new Krylov vector orthogonal to the basis: the three ways the tuner picks
-// from (Katagiri and Kuroda §2.4 iii), after Saad, "Iterative Methods for Sparse Linear Systems", §6.3.
+// gmres/orthogonalize.hpp — making each new Krylov vector orthogonal to the basis across ranks: the three ways the
+// tuner picks from (Katagiri and Kuroda §2.4 iii), after Saad, "Iterative Methods for Sparse Linear Systems", §6.3;
+// the algorithms are gram_schmidt.hpp's, run here on RankSpace.
 //
 //   cgs   classical Gram–Schmidt: all projections from one reduction, the new length by Pythagoras in the same one
 //         (a second reduction only when the vector lost most of its length and Pythagoras would lose digits).
@@ -10,18 +11,12 @@
 #pragma once
 #include <mpi.h>
 
-#include <array>
-#include <string>
 #include <vector>
 
+#include "gmres/gram_schmidt.hpp"
 #include "gmres/team.hpp"
 
 namespace ulibc::gmres {
-
-enum class Orth { cgs, mgs, cgs2 };
-inline constexpr std::array<Orth, 3> kOrths = {Orth::cgs, Orth::mgs, Orth::cgs2};
-std::string orth_name(Orth o);
-Orth parse_orth(const std::string& name);  // Error(input) naming the accepted words
 
 // The Krylov basis v_0, v_1, …: this rank's rows of each vector, allocated as the cycle reaches it.
 class Basis {
@@ -33,6 +28,27 @@ class Basis {
  private:
   const Team& team_;
   std::vector<Vector> v_;
+};
+
+// gram_schmidt.hpp's Space on this rank's rows of a Basis: inner products summed per thread, then over the ranks
+// by MPI_Allreduce. Every member but basis() is collective.
+class RankSpace {
+ public:
+  using Scalar = double;
+  using Vector = gmres::Vector;
+  RankSpace(Basis& v, const Team& team, MPI_Comm comm) : v_(v), team_(team), comm_(comm) {}
+  Vector& basis(int k) { return v_[k]; }
+  std::vector<double> dots(int k, const Vector& w, bool with_length);
+  double dot(const Vector& x, const Vector& y) const;
+  void subtract(int k, const double* h, Vector& w);
+  void subtract(double h, const Vector& v, Vector& w) const;
+  const Team& team() const { return team_; }
+  MPI_Comm comm() const { return comm_; }
+
+ private:
+  Basis& v_;
+  const Team& team_;
+  MPI_Comm comm_;
 };
 
 // Collective: makes w orthogonal to v_0..v_k; h[0..k] receive the projections and h[k+1] the length of w after.
