@@ -180,7 +180,5 @@ void mirror_lower(std::span<double> a, int n) {
     for (int i = j + 1; i < n; ++i) a[j + static_cast<std::size_t>(i) * n] = a[i + static_cast<std::size_t>(j) * n];
 }
 
-BlasThreads::BlasThreads(int threads) : before_(openblas_get_num_threads()) { openblas_set_num_threads(threads); }
-BlasThreads::~BlasThreads() { openblas_set_num_threads(before_); }
 
 }  // namespace ulibc::sdp::dense

@@ -43,17 +43,4 @@ void symmetrize(std::span<double> a, int n);
 // Copies the lower triangle of a onto its upper triangle.
 void mirror_lower(std::span<double> a, int n);
 
-// Lets OpenBLAS use `threads` threads until the scope ends (ELEMENTS runs it on one thread inside each of the
-// team's threads; CHOLESKY and the other dense steps on the whole team's count).
-class BlasThreads {
- public:
-  explicit BlasThreads(int threads);
-  ~BlasThreads();
-  BlasThreads(const BlasThreads&) = delete;
-  BlasThreads& operator=(const BlasThreads&) = delete;
-
- private:
-  int before_;
-};
-
 }  // namespace ulibc::sdp::dense

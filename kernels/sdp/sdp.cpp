@@ -8,6 +8,7 @@
 #include <limits>
 #include <tuple>
 
+#include "blas/blas_threads.hpp"
 #include "harness/memory_check.hpp"
 #include "harness/timer.hpp"
 #include "sdp/cone.hpp"
@@ -408,7 +409,7 @@ Result solve(const Problem& problem, const Options& options, const Topology& top
              const std::function<void(const Iteration&)>& on_iteration) {
   check(options.parameters);
   require_memory_for(problem, map.nodes_used());
-  dense::BlasThreads one(1);  // the team shares the dense work itself (sdp/cone.hpp says why)
+  blas::BlasThreads one(1);  // the team shares the dense work itself (sdp/cone.hpp says why)
   Solver solver(problem, options, topo, map);
   return solver.run(on_iteration);
 }
