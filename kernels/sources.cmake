@@ -54,7 +54,8 @@ set(ULIBC_GMRES_SOURCES
     ${_d}/gmres/krylov.cpp ${_d}/gmres/tuner.cpp
     ${_d}/gmres/gmres.cpp ${_d}/gmres/recall.cpp ${_d}/gmres/verify.cpp)
 # The Jacobi–Davidson eigensolver (JDQR): its long vectors and products, the small dense problems, the method.
-set(ULIBC_EIGEN_SOURCES ${_d}/eigen/space.cpp ${_d}/eigen/projected.cpp ${_d}/eigen/jdqr.cpp ${_d}/eigen/verify.cpp)
+set(ULIBC_EIGEN_SOURCES ${_d}/eigen/space.cpp ${_d}/eigen/projected.cpp ${_d}/eigen/jdqr.cpp ${_d}/eigen/verify.cpp
+                        ${_d}/eigen/problem.cpp)
 # The semidefinite-programming solver: the problem and its SDPA files (these need no OpenMP or BLAS: the fuzz
 # target builds them alone), then the interior-point method and its Schur complement (ELEMENTS).
 set(ULIBC_SDP_FILE_SOURCES ${_d}/sdp/problem.cpp ${_d}/sdp/sdpa_format.cpp)

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "blas/blas_threads.hpp"
 #include "eigen/eigen.hpp"
 #include "eigen/projected.hpp"
 #include "eigen/space.hpp"
@@ -489,6 +490,7 @@ Result solve(const sparse::ComplexCsrMatrix& a, const Options& o, const Topology
   if (o.hermitian)
     if (const std::string why = not_hermitian(a); !why.empty())
       throw input_error("eigen: --hermitian, but the matrix is not Hermitian: " + why);
+  const blas::BlasThreads one(1);  // the small dense problems: OpenBLAS's own threads would cost more than they save
   return Jdqr(a, o, topo, map).run();
 }
 

@@ -5,8 +5,8 @@
 // so adding a subcommand is one new file and one table entry. The commands
 // live in two programs: `ulibc` (topology, map, run) stays free of OpenMP,
 // whose runtime would read OMP_* variables and pin the process as it starts
-// (ruining `ulibc run`); `ulibc-kernels` (bench, tune, simpath, sssp, gmres, sdp)
-// runs the OpenMP kernels, and `ulibc bench|tune|simpath|sssp|gmres|sdp …` hands
+// (ruining `ulibc run`); `ulibc-kernels` (bench, tune, simpath, sssp, gmres, sdp, eigen)
+// runs the OpenMP kernels, and `ulibc bench|tune|simpath|sssp|gmres|sdp|eigen …` hands
 // over to it.
 #pragma once
 #include <CLI/CLI.hpp>
@@ -50,6 +50,7 @@ Command add_simpath_command(CLI::App& parent);
 Command add_sssp_command(CLI::App& parent);
 Command add_gmres_command(CLI::App& parent);
 Command add_sdp_command(CLI::App& parent);
+Command add_eigen_command(CLI::App& parent);
 // `ulibc bench mpi`, registered by bench among its kernels.
 Command add_bench_mpi_command(CLI::App& bench);
 

@@ -6,11 +6,13 @@
 #include "commands.hpp"
 
 int main(int argc, char** argv) {
-  constexpr std::array<ulibc::cli::CommandFactory, 6> kCommands = {
+  constexpr std::array<ulibc::cli::CommandFactory, 7> kCommands = {
       ulibc::cli::add_bench_command, ulibc::cli::add_tune_command,  ulibc::cli::add_simpath_command,
-      ulibc::cli::add_sssp_command,  ulibc::cli::add_gmres_command, ulibc::cli::add_sdp_command};
-  return ulibc::cli::cli_main(argc, argv, kCommands,
-                              "ulibc bench / tune / simpath / sssp / gmres / sdp: ULIBC's kernels under every affinity "
-                              "policy and thread count.",
-                              ulibc::cli::kCommonOptionsHelp);
+      ulibc::cli::add_sssp_command,  ulibc::cli::add_gmres_command, ulibc::cli::add_sdp_command,
+      ulibc::cli::add_eigen_command};
+  return ulibc::cli::cli_main(
+      argc, argv, kCommands,
+      "ulibc bench / tune / simpath / sssp / gmres / sdp / eigen: ULIBC's kernels under every affinity "
+      "policy and thread count.",
+      ulibc::cli::kCommonOptionsHelp);
 }

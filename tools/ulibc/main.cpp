@@ -1,4 +1,5 @@
-// main.cpp — `ulibc`: topology, map, run, inspect here; bench, tune, simpath, sssp, gmres, sdp handed to ulibc-kernels.
+// main.cpp — `ulibc`: topology, map, run, inspect here; bench, tune, simpath, sssp, gmres, sdp, eigen handed to
+// ulibc-kernels.
 //
 // The kernels live in a companion program because of OpenMP (commands.hpp says why).
 #include <unistd.h>
@@ -29,7 +30,8 @@ constexpr const char* kKernelCommands =
     "  simpath                     Count the simple s-t paths of a graph exactly (ZDD, parallel EBA)\n"
     "  sssp                        Shortest paths on road graphs (DIMACS files or generated): checksums, queries/s\n"
     "  gmres                       Solve A x = b by GMRES(m) on MPI, tuned at run time (mpirun -n K ulibc gmres)\n"
-    "  sdp                         Solve a semidefinite program (SDPA files) by SDPA's interior-point method\n";
+    "  sdp                         Solve a semidefinite program (SDPA files) by SDPA's interior-point method\n"
+    "  eigen                       A few eigenpairs of a sparse complex matrix by Jacobi-Davidson (JDQR)\n";
 
 // ulibc-kernels sits next to ulibc, in the build tree and once installed.
 int hand_over(char** argv) {
@@ -49,7 +51,7 @@ int main(int argc, char** argv) {
   if (argc > 1) {
     const std::string_view command = argv[1];
     if (command == "bench" || command == "tune" || command == "simpath" || command == "sssp" || command == "gmres" ||
-        command == "sdp")
+        command == "sdp" || command == "eigen")
       return hand_over(argv);
   }
   return ulibc::cli::cli_main(argc, argv, kCommands,
