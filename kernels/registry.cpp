@@ -1,6 +1,7 @@
 // registry.cpp — the kernels `ulibc bench` and `ulibc tune` know.
 #include "bfs/bfs_bench.hpp"
 #include "cilksort/cilksort_bench.hpp"
+#include "eigen/eigen_bench.hpp"
 #include "epcc/epcc_bench.hpp"
 #include "gmres/gmres_bench.hpp"
 #include "harness/bench_kernel.hpp"
@@ -27,6 +28,7 @@ std::vector<std::unique_ptr<BenchKernel>> all_kernels() {
   kernels.push_back(cilksort::make_bench());
   kernels.push_back(heat::make_bench());
   kernels.push_back(sdp::make_bench());
+  kernels.push_back(eigen::make_bench());
   return kernels;
 }
 
