@@ -75,6 +75,7 @@ class EigenBench final : public harness::BenchKernel {
     app.add_flag("--harmonic", harmonic_, "Harmonic Ritz extraction (needs a target)");
     app.add_option("--correction-steps", options_.correction_steps, "GMRES steps per correction equation (default 10)");
     app.add_option("--precond", precond_, "Preconditioner of the correction equation: none or jacobi (default none)");
+    app.add_option("--max-iterations", options_.max_iterations, "Expansions before giving up (default 10000)");
     app.add_option("--reps", reps_, "Solves per run (default 3)");
   }
 
@@ -115,6 +116,7 @@ class EigenBench final : public harness::BenchKernel {
             {"jmax", options_.jmax},
             {"correction_steps", options_.correction_steps},
             {"precond", precond_name(options_.precond)},
+            {"max_iterations", options_.max_iterations},
             {"reps", reps_}};
   }
   std::string headline() const override { return "solve"; }

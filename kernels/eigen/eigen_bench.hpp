@@ -7,9 +7,10 @@
 namespace ulibc::eigen {
 
 // Options --generate (a matrix with a known spectrum) or --matrix, the solver's (--nev, --target or --which, --tol,
-// --jmin, --jmax, --harmonic, --correction-steps, --precond) and --reps; per run the JDQR solve's time, its products
-// with A and expansions, and where the time went (SpMV, the zblas orthogonalisations, the correction equation, the
-// small dense problems), every answer checked by the verifier and, for a generated matrix, against its spectrum.
+// --jmin, --jmax, --harmonic, --correction-steps, --precond, --max-iterations) and --reps; per run the JDQR solve's
+// time, its products with A and expansions, and where the time went (SpMV, the zblas orthogonalisations, the
+// correction equation, the small dense problems), every answer checked by the verifier and, for a generated
+// matrix, against its spectrum.
 std::unique_ptr<harness::BenchKernel> make_bench();
 
 }  // namespace ulibc::eigen
