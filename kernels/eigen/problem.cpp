@@ -5,6 +5,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "graph/file_io.hpp"
 #include "sparse/matrix_market.hpp"
 #include "sparse/prescribed_spectrum.hpp"
 #include "sparse/tridiagonal_toeplitz.hpp"
@@ -15,7 +16,7 @@ namespace ulibc::eigen {
 namespace {
 
 [[noreturn]] void bad_complex(const std::string& text, const std::string& why) {
-  throw input_error("\"" + text + "\" is not a complex number (" + why +
+  throw input_error(graph::file_io::quoted(text) + " is not a complex number (" + why +
                     "; write a, bi, a+bi or a-bi, e.g. 1.2+0.4i, -3, 2i)");
 }
 
@@ -26,9 +27,10 @@ std::optional<double> whole_real(std::string_view s) {
     negative = s.front() == '-';
     s.remove_prefix(1);
   }
+  if (s.empty() || s.front() == '+' || s.front() == '-') return std::nullopt;  // one sign at most
   double v = 0;
   const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (s.empty() || ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
+  if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
   return negative ? -v : v;
 }
 
@@ -51,7 +53,8 @@ sparse::Index order_of(const std::string& spec, const std::string& text) {
   sparse::Index n = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
   if (text.empty() || ec != std::errc() || end != text.data() + text.size() || n < 2)
-    throw input_error("--generate " + spec + ": the order \"" + text + "\" must be a whole number of at least 2");
+    throw input_error("--generate " + spec + ": the order " + graph::file_io::quoted(text) +
+                      " must be a whole number of at least 2");
   return n;
 }
 
@@ -100,8 +103,9 @@ std::string complex_text(Complex z) {
   return shortest(z.real()) + (z.imag() < 0 || std::signbit(z.imag()) ? "-" : "+") + im;
 }
 
-Problem generate(const std::string& spec) {
-  const std::vector<std::string> f = fields_of(spec);
+Problem generate(const std::string& raw) {
+  const std::string spec = graph::file_io::quoted(raw);  // as messages show it
+  const std::vector<std::string> f = fields_of(raw);
   const std::string kind = f.empty() ? "" : f[0];
   auto arity = [&](std::size_t least, std::size_t most) {
     if (f.size() < least || f.size() > most)
@@ -115,13 +119,13 @@ Problem generate(const std::string& spec) {
       if (n > 46340) throw input_error("--generate " + spec + ": N x N exceeds the largest order");
       const auto s =
           sparse::shifted_convection_diffusion_2d(n, field_or(f, 2, 10), field_or(f, 3, 10), field_or(f, 4, 0));
-      return {spec, sparse::kronecker_sum_matrix(s), sparse::kronecker_sum_eigenvalues(s)};
+      return {raw, sparse::kronecker_sum_matrix(s), sparse::kronecker_sum_eigenvalues(s)};
     }
     if (kind == "toeplitz") {
       arity(5, 5);
       const sparse::TridiagonalToeplitz t{order_of(spec, f[1]), parse_complex(f[2]), parse_complex(f[3]),
                                           parse_complex(f[4])};
-      return {spec, sparse::tridiagonal_toeplitz_matrix(t), sparse::tridiagonal_toeplitz_eigenvalues(t)};
+      return {raw, sparse::tridiagonal_toeplitz_matrix(t), sparse::tridiagonal_toeplitz_eigenvalues(t)};
     }
     if (kind == "spectrum") {
       arity(2, 4);
@@ -130,14 +134,14 @@ Problem generate(const std::string& spec) {
       p.eigenvalues.resize(static_cast<std::size_t>(n));
       for (sparse::Index k = 0; k < n; ++k)
         p.eigenvalues[static_cast<std::size_t>(k)] = {double(k + 1), 0.5 * std::sin(double(k + 1))};
-      return {spec, sparse::prescribed_spectrum_matrix(p), p.eigenvalues};
+      return {raw, sparse::prescribed_spectrum_matrix(p), p.eigenvalues};
     }
   } catch (const Error& e) {
     if (std::string(e.what()).starts_with("--generate")) throw;
     throw input_error("--generate " + spec + ": " + e.what());
   }
-  throw input_error("--generate " + spec + ": unknown kind \"" + kind +
-                    "\"; known: convdiff2d:N[:BX[:BY[:SHIFT]]], toeplitz:N:A:B:C, spectrum:N[:S[:T]]");
+  throw input_error("--generate " + spec + ": unknown kind " + graph::file_io::quoted(kind) +
+                    "; known: convdiff2d:N[:BX[:BY[:SHIFT]]], toeplitz:N:A:B:C, spectrum:N[:S[:T]]");
 }
 
 Problem read_problem(const std::string& path) { return {path, sparse::read_matrix_market_complex_file(path), {}}; }

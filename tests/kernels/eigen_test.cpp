@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <random>
 
+#include "eigen/problem.hpp"
 #include "eigen/verify.hpp"
 #include "sparse/matrix_market.hpp"
 #include "sparse/prescribed_spectrum.hpp"
@@ -242,6 +243,50 @@ TEST(Jdqr, RefusesNaNAndANonHermitianMatrixInHermitianMode) {
     EXPECT_NE(std::string(e.what()).find("entry (1, 2) is not the conjugate of entry (2, 1)"), std::string::npos)
         << e.what();
   }
+}
+
+TEST(ComplexText, ReadsEveryFormAndWritesWhatItReads) {
+  const std::vector<std::pair<std::string, Complex>> cases = {{"-3", {-3, 0}},
+                                                              {"2i", {0, 2}},
+                                                              {"1.2+0.4i", {1.2, 0.4}},
+                                                              {"1.2-0.4i", {1.2, -0.4}},
+                                                              {"i", {0, 1}},
+                                                              {"-i", {0, -1}},
+                                                              {"5+i", {5, 1}},
+                                                              {"5-j", {5, -1}},
+                                                              {"1e-3-2.5e2i", {1e-3, -250}},
+                                                              {"-1e+2+3E-1i", {-100, 0.3}},
+                                                              {"+4", {4, 0}},
+                                                              {"0", {0, 0}}};
+  for (const auto& [text, value] : cases) {
+    EXPECT_EQ(parse_complex(text), value) << text;
+    EXPECT_EQ(parse_complex(complex_text(value)), value) << complex_text(value);
+  }
+  for (const char* bad : {"", "+", "1+", "1+2", "i2", "1.2.3i", "nan", "inf", "1e999", "1+nani", "1 + 2i", "--1"}) try {
+      parse_complex(bad);
+      ADD_FAILURE() << "accepted \"" << bad << "\"";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("is not a complex number"), std::string::npos) << e.what();
+    }
+}
+
+TEST(Generate, SpecsGiveMatricesWithTheirSpectra) {
+  const Problem c = generate("convdiff2d:7:3:1-1i:0.5i");
+  EXPECT_EQ(c.a.rows(), 49);
+  ASSERT_TRUE(c.exact);
+  EXPECT_EQ(c.exact->size(), 49u);
+  const Problem t = generate("toeplitz:9:2:-1:-1");
+  EXPECT_EQ(t.a.rows(), 9);
+  const Problem s = generate("spectrum:30");
+  EXPECT_EQ(s.exact->at(4), Complex(5, 0.5 * std::sin(5.0)));
+  for (const char* bad : {"convdiff2d", "convdiff2d:1", "convdiff2d:x", "toeplitz:9:2:-1", "spectrum:30:1:2:3",
+                          "spectrum:10:oops", "laplace:9", ""})
+    try {
+      generate(bad);
+      ADD_FAILURE() << "accepted " << bad;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("--generate"), std::string::npos) << e.what();
+    }
 }
 
 }  // namespace
