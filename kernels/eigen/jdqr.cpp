@@ -35,6 +35,19 @@ class Timed {
   Clock::time_point start_;
 };
 
+// The GMRES cycle's vector loops (kernels/gmres/krylov.cpp) run on OpenMP's default team: for the solve it is the
+// mapping's team, which the caller bound (a larger default would put several threads on one processor).
+class DefaultTeam {
+ public:
+  explicit DefaultTeam(int threads) : before_(omp_get_max_threads()) { omp_set_num_threads(threads); }
+  ~DefaultTeam() { omp_set_num_threads(before_); }
+  DefaultTeam(const DefaultTeam&) = delete;
+  DefaultTeam& operator=(const DefaultTeam&) = delete;
+
+ private:
+  int before_;
+};
+
 // Entry i of the start vector: splitmix64 of (seed, i), parts uniform in [-1, 1), the same on any thread count.
 Complex start_entry(unsigned long long seed, std::uint64_t i) {
   auto mix = [](std::uint64_t z) {
@@ -491,6 +504,7 @@ Result solve(const sparse::ComplexCsrMatrix& a, const Options& o, const Topology
     if (const std::string why = not_hermitian(a); !why.empty())
       throw input_error("eigen: --hermitian, but the matrix is not Hermitian: " + why);
   const blas::BlasThreads one(1);  // the small dense problems: OpenBLAS's own threads would cost more than they save
+  const DefaultTeam team(map.size());
   return Jdqr(a, o, topo, map).run();
 }
 
