@@ -19,6 +19,8 @@ packages=(
   # semidefinite programming)
   # numastat (numactl) is the anchor `ulibc inspect` is shown beside
   libhwloc-dev likwid libopenblas-dev numactl libboost-graph-dev libtbb-dev sdpa coinor-csdp
+  # the complex eigensolver's peers: SLEPc's Jacobi-Davidson (complex build, with complex PETSc) and ARPACK
+  libslepc-complex3.18-dev libarpack2-dev
   # MPI: Open MPI's launcher and development files (several processes sharing a machine, and the distributed
   # kernels)
   openmpi-bin libopenmpi-dev
