@@ -155,6 +155,7 @@ class Jdqr {
   std::vector<Complex> diag_;  // A's diagonal, for the Jacobi preconditioner
   SortKey key_;
   int j_ = 0, k_ = 0;
+  unsigned long long random_vectors_ = 0;
   Result res_;
 };
 
@@ -176,7 +177,7 @@ void Jdqr::apply_a(const Complex* x, Complex* y) {
 }
 
 void Jdqr::start_vector(Complex* t) {
-  const unsigned long long seed = o_.seed + static_cast<unsigned long long>(res_.iterations);
+  const unsigned long long seed = o_.seed + random_vectors_++;  // a new vector each time
   for (std::size_t i = 0; i < n_; ++i) t[i] = start_entry(seed, i);
 }
 
@@ -398,10 +399,10 @@ Result Jdqr::run() {
       lock(e);
       pair_iterations = 0;
       if (k_ == o_.nev) break;
-      if (j_ == 0) {
-        start_vector(w(kT));
-        expand(w(kT));
-      }
+      // A fresh random direction after each lock: the search space grew from one start vector, which holds one
+      // combination only of the eigenvectors of a multiple eigenvalue; the others, wanted too, need a new one.
+      start_vector(w(kT));
+      expand(w(kT));
       e = extract();
       rnorm = residual(e);
     }

@@ -118,7 +118,7 @@ Problem generate(const std::string& raw) {
       const auto n = order_of(spec, f[1]);
       if (n > 46340) throw input_error("--generate " + spec + ": N x N exceeds the largest order");
       const auto s =
-          sparse::shifted_convection_diffusion_2d(n, field_or(f, 2, 10), field_or(f, 3, 10), field_or(f, 4, 0));
+          sparse::shifted_convection_diffusion_2d(n, field_or(f, 2, 10), field_or(f, 3, 5), field_or(f, 4, 0));
       return {raw, sparse::kronecker_sum_matrix(s), sparse::kronecker_sum_eigenvalues(s)};
     }
     if (kind == "toeplitz") {

@@ -22,7 +22,8 @@ struct Problem {
 };
 
 // A generated matrix (sparse/tridiagonal_toeplitz.hpp, sparse/prescribed_spectrum.hpp), from a spec:
-//   convdiff2d:N[:BX[:BY[:SHIFT]]]  −Δu + β·∇u + σ·u on an N x N grid (N² rows), β = (BX, BY) (default 10, 10),
+//   convdiff2d:N[:BX[:BY[:SHIFT]]]  −Δu + β·∇u + σ·u on an N x N grid (N² rows), β = (BX, BY) (default 10, 5:
+//                                   unequal, so that no eigenvalue is double),
 //                                   σ = SHIFT (default 0), each part complex; its exact eigenvalues
 //   toeplitz:N:A:B:C                tridiag(B, A, C) of order N
 //   spectrum:N[:S[:T]]              S·D·S⁻¹, non-normal, with eigenvalues d_k = (k+1) + 0.5 sin(k+1) i, k < N,

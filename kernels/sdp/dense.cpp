@@ -180,5 +180,4 @@ void mirror_lower(std::span<double> a, int n) {
     for (int i = j + 1; i < n; ++i) a[j + static_cast<std::size_t>(i) * n] = a[i + static_cast<std::size_t>(j) * n];
 }
 
-
 }  // namespace ulibc::sdp::dense
