@@ -37,7 +37,7 @@ TEST(EigenCli, OutputWritesValuesAndVectorsAsMatrixMarketArrays) {
   TempDir dir;
   const std::string base = dir.path() + "/pairs";
   const CliResult r = run_cli({"eigen", "--generate", "convdiff2d:12", "--nev", "2", "--which", "largest-real",
-                               "--threads", "1", "--output", base});
+                               "--threads", "1", "--output", base + ".mtx"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto values = lines_of(read_file(base + ".values.mtx"));
   const auto vectors = lines_of(read_file(base + ".vectors.mtx"));

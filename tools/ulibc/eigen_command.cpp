@@ -109,7 +109,9 @@ void print_text(const eigen::Problem& p, const eigen::Result& r, const eigen::Ch
 
 bool json_to_stdout(const EigenOptions& o) { return o.json_opt->count() && (o.json.empty() || o.json == "-"); }
 
-void write_output(const std::string& base, const eigen::Problem& p, const eigen::Result& r) {
+// --output F or F.mtx: F.values.mtx and F.vectors.mtx.
+void write_output(std::string base, const eigen::Problem& p, const eigen::Result& r) {
+  if (base.ends_with(".mtx")) base.resize(base.size() - 4);
   auto write = [](const std::string& path, auto&& body) {
     std::ofstream out(path);
     if (!out) throw system_error(fmt::format("cannot write {}", path));
@@ -197,7 +199,7 @@ Command add_eigen_command(CLI::App& parent) {
       ->capture_default_str();
   add_placement_options(*sub, o->placement);
   sub->add_option("--output", o->output, "Write F.values.mtx and F.vectors.mtx (Matrix Market complex arrays)")
-      ->type_name("F");
+      ->type_name("F[.mtx]");
   o->json_opt = add_json_file_option(*sub, o->json);
   say_runs_here_only(*sub);
   return {sub, [o] { run_eigen(*o); }};
