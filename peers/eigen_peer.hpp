@@ -38,11 +38,6 @@ struct EigenOptions {
   long long max_iterations = 10000;
 };
 
-[[noreturn]] inline void refuse(const std::string& option, const std::string& why) {
-  std::fprintf(stderr, "%s: %s\n", option.c_str(), why.c_str());
-  std::exit(2);
-}
-
 // Reads one of the shared options, `arg` with its `value`; false when `arg` is not one of them.
 inline bool parse_eigen_option(const std::string& arg, const std::string& value, EigenOptions& o) {
   if (arg == "--matrix") {

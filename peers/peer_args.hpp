@@ -1,13 +1,15 @@
-// peers/peer_args.hpp — the number options of the peer drivers, read one way.
+// peers/peer_args.hpp — the options of the peer drivers, read one way.
 //
 // The drivers are small programs without CLI11 (they build wherever their
 // peer does); each option that counts or measures something is read here, so
 // that a bad value gets the same one-line error and the drivers' usage exit code, 2.
 #pragma once
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 namespace ulibc::peers {
 
@@ -37,6 +39,20 @@ inline double parse_real(const std::string& text, const char* option, double min
     std::exit(2);
   }
   return v;
+}
+
+// A line naming `option` and why it is refused, on stderr, and the drivers' usage exit code, 2.
+[[noreturn]] inline void refuse(const std::string& option, const std::string& why) {
+  std::fprintf(stderr, "%s: %s\n", option.c_str(), why.c_str());
+  std::exit(2);
+}
+
+// `text` when it is one of `choices`; otherwise refused, naming them.
+inline std::string one_of(const std::string& text, const char* option, const std::vector<std::string>& choices) {
+  if (std::find(choices.begin(), choices.end(), text) != choices.end()) return text;
+  std::string list;
+  for (const std::string& c : choices) list += (list.empty() ? "" : ", ") + c;
+  refuse(option, "expected one of " + list + ", got \"" + text + "\"");
 }
 
 }  // namespace ulibc::peers

@@ -53,6 +53,7 @@
 #include <vector>
 
 #include "peer_args.hpp"
+#include "petsc_options.hpp"
 #include "sparse/convection_diffusion.hpp"
 #include "sparse/csr_matrix.hpp"
 #include "sparse/matrix_market.hpp"
@@ -60,6 +61,8 @@
 
 namespace {
 
+using ulibc::peers::one_of;
+using ulibc::peers::refuse;
 using ulibc::sparse::CsrMatrix;
 using ulibc::sparse::Index;
 using Json = nlohmann::ordered_json;
@@ -104,18 +107,6 @@ struct Options {
       "  Other arguments go to PETSc's options database (one dash: -ksp_gmres_restart 50, -ksp_view).\n",
       argv0);
   std::exit(rc);
-}
-
-[[noreturn]] void refuse(const std::string& option, const std::string& why) {
-  std::fprintf(stderr, "%s: %s\n", option.c_str(), why.c_str());
-  std::exit(2);
-}
-
-std::string one_of(const std::string& text, const char* option, const std::vector<std::string>& choices) {
-  if (std::find(choices.begin(), choices.end(), text) != choices.end()) return text;
-  std::string list;
-  for (const std::string& c : choices) list += (list.empty() ? "" : ", ") + c;
-  refuse(option, "expected one of " + list + ", got \"" + text + "\"");
 }
 
 // Every argument with two dashes is ours (an unknown one is refused); the rest, with argv[0], goes to PETSc.
@@ -347,21 +338,6 @@ PetscErrorCode precond_names(KSP ksp, std::string* project, std::string* petsc) 
   PetscFunctionReturn(0);
 }
 
-// Options nobody read (a misspelt one): the first named on stderr, *unused set. PETSc reads each at most at
-// the end of KSPSolve (-ksp_view and the like), so this runs before the record is printed.
-PetscErrorCode find_unused_option(bool* unused) {
-  PetscFunctionBeginUser;
-  PetscInt count = 0;
-  char **names = nullptr, **values = nullptr;
-  PetscCall(PetscOptionsLeftGet(nullptr, &count, &names, &values));
-  *unused = count > 0;
-  if (count > 0)
-    PetscCall(PetscFPrintf(PETSC_COMM_WORLD, PETSC_STDERR,
-                           "-%s: an option PETSc did not use (misspelt, or not for this run)\n", names[0]));
-  PetscCall(PetscOptionsLeftRestore(nullptr, &count, &names, &values));
-  PetscFunctionReturn(0);
-}
-
 // What every record says about the problem and the program.
 Json record_head(const Options& o, const CsrMatrix& a, const char* mode) {
   int ranks = 1;
@@ -426,7 +402,7 @@ PetscErrorCode solve(const Options& o, const CsrMatrix& a, Mat m, Vec b, int* st
   PetscCall(VecNorm(b, NORM_2, &b_norm));
 
   bool unused = false;
-  PetscCall(find_unused_option(&unused));
+  PetscCall(ulibc::peers::find_unused_option("PETSc", &unused));
   if (unused) {
     *status = 2;
   } else {
@@ -474,7 +450,7 @@ PetscErrorCode time_matmult(const Options& o, const CsrMatrix& a, Mat m, Vec x, 
   const double median = rounds.size() % 2 ? rounds[mid] : (rounds[mid - 1] + rounds[mid]) / 2;
 
   bool unused = false;
-  PetscCall(find_unused_option(&unused));
+  PetscCall(ulibc::peers::find_unused_option("PETSc", &unused));
   if (!unused) {
     Json record = record_head(o, a, "matmult");
     record.update(Json{

@@ -43,12 +43,14 @@
 #include <vector>
 
 #include "eigen_peer.hpp"
+#include "petsc_options.hpp"
 
 namespace {
 
 using ulibc::peers::Complex;
 using ulibc::peers::ComplexCsrMatrix;
 using ulibc::peers::Index;
+using ulibc::peers::one_of;
 using ulibc::peers::refuse;
 using Json = nlohmann::ordered_json;
 
@@ -79,13 +81,6 @@ struct Options {
                "  Other arguments go to SLEPc's options database (one dash: -eps_view).\n",
                argv0, ulibc::peers::eigen_options_help());
   std::exit(rc);
-}
-
-std::string one_of(const std::string& text, const char* option, const std::vector<std::string>& choices) {
-  if (std::find(choices.begin(), choices.end(), text) != choices.end()) return text;
-  std::string list;
-  for (const std::string& c : choices) list += (list.empty() ? "" : ", ") + c;
-  refuse(option, "expected one of " + list + ", got \"" + text + "\"");
 }
 
 bool parse_own_option(const std::string& arg, const std::string& value, Options& o) {
@@ -178,20 +173,6 @@ PetscErrorCode configure(const Options& o, EPS eps) {
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(PCSetType(pc, o.precond == "jacobi" ? PCJACOBI : PCNONE));
   PetscCall(EPSSetFromOptions(eps));
-  PetscFunctionReturn(0);
-}
-
-// Options nobody read (a misspelt one): the first named on stderr, *unused set.
-PetscErrorCode find_unused_option(bool* unused) {
-  PetscFunctionBeginUser;
-  PetscInt count = 0;
-  char **names = nullptr, **values = nullptr;
-  PetscCall(PetscOptionsLeftGet(nullptr, &count, &names, &values));
-  *unused = count > 0;
-  if (count > 0)
-    PetscCall(PetscFPrintf(PETSC_COMM_WORLD, PETSC_STDERR,
-                           "-%s: an option SLEPc did not use (misspelt, or not for this run)\n", names[0]));
-  PetscCall(PetscOptionsLeftRestore(nullptr, &count, &names, &values));
   PetscFunctionReturn(0);
 }
 
@@ -312,7 +293,7 @@ PetscErrorCode solve(const Options& o, const ComplexCsrMatrix& a, int* status) {
   Json ran;
   PetscCall(settings(eps, &ran));
   bool unused = false;
-  PetscCall(find_unused_option(&unused));
+  PetscCall(ulibc::peers::find_unused_option("SLEPc", &unused));
   if (unused) {
     *status = 2;
   } else {
