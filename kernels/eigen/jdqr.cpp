@@ -140,6 +140,7 @@ class Jdqr {
   void lock(const Extracted& e);
   void restart(const Extracted& e, int keep);
   void keep_directions(const DenseMatrix& z, int p);
+  void harmonic_column(int c);
   void rebuild_harmonic();
   void correct(Complex theta, double rnorm, int pair_iterations);
   void apply_a(const Complex* x, Complex* y);
@@ -213,21 +214,26 @@ void Jdqr::extend_projections() {
   for (int i = 0; i <= j_; ++i) m_(i, j_) = c[static_cast<std::size_t>(i)];
   zblas::zgemv(team_, zblas::Trans::conj_trans, jj, 1.0, av_.col(0), n_, v_.col(j_), 0.0, c.data());
   for (int i = 0; i < j_; ++i) m_(j_, i) = std::conj(c[static_cast<std::size_t>(i)]);
-  if (!harmonic()) return;
-  Complex* x = x_.col(j_);
-  copy(team_, av_.col(j_), x);
-  zblas::zaxpy(team_, -o_.target, v_.col(j_), x);
-  std::vector<Complex> coeff(static_cast<std::size_t>(o_.nev + 1));
+  if (harmonic()) harmonic_column(j_);
+}
+
+// Column c of X = (I - QQ^H)(A V - tau V), and column and row c of G = X^H X and H = X^H V, from columns 0..c.
+void Jdqr::harmonic_column(int c) {
+  const auto cc = static_cast<std::size_t>(c);
+  Complex* x = x_.col(c);
+  copy(team_, av_.col(c), x);
+  zblas::zaxpy(team_, -o_.target, v_.col(c), x);
+  std::vector<Complex> coeff(static_cast<std::size_t>(o_.nev + 1)), p(cc + 1);
   project_out(team_, q_, k_, x, coeff.data());
-  zblas::zgemv(team_, zblas::Trans::conj_trans, jj + 1, 1.0, x_.col(0), n_, x, 0.0, c.data());
-  for (int i = 0; i <= j_; ++i) {
-    g_(i, j_) = c[static_cast<std::size_t>(i)];
-    g_(j_, i) = std::conj(c[static_cast<std::size_t>(i)]);
+  zblas::zgemv(team_, zblas::Trans::conj_trans, cc + 1, 1.0, x_.col(0), n_, x, 0.0, p.data());
+  for (int i = 0; i <= c; ++i) {
+    g_(i, c) = p[static_cast<std::size_t>(i)];
+    g_(c, i) = std::conj(p[static_cast<std::size_t>(i)]);
   }
-  zblas::zgemv(team_, zblas::Trans::conj_trans, jj + 1, 1.0, x_.col(0), n_, v_.col(j_), 0.0, c.data());
-  for (int i = 0; i <= j_; ++i) h_(i, j_) = c[static_cast<std::size_t>(i)];
-  zblas::zgemv(team_, zblas::Trans::conj_trans, jj, 1.0, v_.col(0), n_, x, 0.0, c.data());
-  for (int i = 0; i < j_; ++i) h_(j_, i) = std::conj(c[static_cast<std::size_t>(i)]);
+  zblas::zgemv(team_, zblas::Trans::conj_trans, cc + 1, 1.0, x_.col(0), n_, v_.col(c), 0.0, p.data());
+  for (int i = 0; i <= c; ++i) h_(i, c) = p[static_cast<std::size_t>(i)];
+  zblas::zgemv(team_, zblas::Trans::conj_trans, cc, 1.0, v_.col(0), n_, x, 0.0, p.data());
+  for (int i = 0; i < c; ++i) h_(c, i) = std::conj(p[static_cast<std::size_t>(i)]);
 }
 
 Extracted Jdqr::extract() {
@@ -316,27 +322,10 @@ void Jdqr::keep_directions(const DenseMatrix& z, int p) {
   if (harmonic()) rebuild_harmonic();
 }
 
-// X = (I - QQ^H)(A V - tau V), G = X^H X, H = X^H V, from V and A V (after a lock Q has grown).
+// X, G and H again from V and A V, after a restart or a lock (Q has grown: X's projection changes).
 void Jdqr::rebuild_harmonic() {
-  const int j = j_;
-  for (int c = 0; c < j; ++c) {
-    Timed timed(res_.time.orth);
-    Complex* x = x_.col(c);
-    copy(team_, av_.col(c), x);
-    zblas::zaxpy(team_, -o_.target, v_.col(c), x);
-    std::vector<Complex> coeff(static_cast<std::size_t>(o_.nev + 1));
-    project_out(team_, q_, k_, x, coeff.data());
-    std::vector<Complex> cg(static_cast<std::size_t>(c) + 1);
-    zblas::zgemv(team_, zblas::Trans::conj_trans, cg.size(), 1.0, x_.col(0), n_, x, 0.0, cg.data());
-    for (int i = 0; i <= c; ++i) {
-      g_(i, c) = cg[static_cast<std::size_t>(i)];
-      g_(c, i) = std::conj(cg[static_cast<std::size_t>(i)]);
-    }
-    zblas::zgemv(team_, zblas::Trans::conj_trans, cg.size(), 1.0, x_.col(0), n_, v_.col(c), 0.0, cg.data());
-    for (int i = 0; i <= c; ++i) h_(i, c) = cg[static_cast<std::size_t>(i)];
-    zblas::zgemv(team_, zblas::Trans::conj_trans, static_cast<std::size_t>(c), 1.0, v_.col(0), n_, x, 0.0, cg.data());
-    for (int i = 0; i < c; ++i) h_(c, i) = std::conj(cg[static_cast<std::size_t>(i)]);
-  }
+  Timed timed(res_.time.orth);
+  for (int c = 0; c < j_; ++c) harmonic_column(c);
 }
 
 // t ~ solution of (I - Q~Q~^H)(A - shift I)(I - Q~Q~^H) t = -r, t ⊥ Q~ = [Q, u], by a few GMRES steps (the linear
