@@ -111,7 +111,9 @@ TEST(LiveApic, EveryUsableProcessorAnswersAndCpuinfoAgrees) {
     const ulibc::ApicEntry* e = t.of(p.id);
     ASSERT_NE(e, nullptr);
     ASSERT_TRUE(e->cpuid) << "processor " << p.id;
-    if (e->cpuinfo) EXPECT_EQ(*e->cpuid, *e->cpuinfo) << "processor " << p.id;
+    if (e->cpuinfo) {
+      EXPECT_EQ(*e->cpuid, *e->cpuinfo) << "processor " << p.id;
+    }
     EXPECT_TRUE(seen.insert(*e->cpuid).second) << "APIC id " << *e->cpuid << " twice";
   }
 }
