@@ -12,6 +12,7 @@
 #include "eigen/projected.hpp"
 #include "eigen/space.hpp"
 #include "gmres/krylov.hpp"
+#include "graph/random_stream.hpp"
 #include "ulibc/error.hpp"
 #include "ulibc/partition.hpp"
 
@@ -48,16 +49,13 @@ class DefaultTeam {
   int before_;
 };
 
-// Entry i of the start vector: splitmix64 of (seed, i), parts uniform in [-1, 1), the same on any thread count.
+// Entry i of the start vector: parts uniform in [-1, 1), drawn from the counter-based stream of (seed, i), so
+// the same on any thread count.
 Complex start_entry(unsigned long long seed, std::uint64_t i) {
-  auto mix = [](std::uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  };
-  const std::uint64_t base = mix(seed * 0x9e3779b97f4a7c15ULL + 2 * i);
+  graph::Stream draws(seed, i);
   auto unit = [](std::uint64_t z) { return static_cast<double>(z >> 11) * 0x1p-52 - 1; };
-  return {unit(base), unit(mix(base + 1))};
+  const double re = unit(draws.next());
+  return {re, unit(draws.next())};
 }
 
 SortKey key_of(const Options& o) {

@@ -147,22 +147,26 @@ DenseMatrix triangular_eigenvectors(const DenseMatrix& r, int k) {
   return y;
 }
 
-DenseMatrix adjoint_times(const DenseMatrix& a, const DenseMatrix& b, int rows, int p, int q) {
+namespace {
+
+// op(A) B for op(A) p x k and B k x q, column-major with leading dimensions their row counts: p x q.
+DenseMatrix product(CBLAS_TRANSPOSE op, const DenseMatrix& a, int lda, const DenseMatrix& b, int p, int k, int q) {
   DenseMatrix c(static_cast<std::size_t>(p) * q);
   const Complex one = 1, zero = 0;
   if (p > 0 && q > 0)
-    cblas_zgemm(CblasColMajor, CblasConjTrans, CblasNoTrans, p, q, rows, &one, a.data(), std::max(1, rows), b.data(),
-                std::max(1, rows), &zero, c.data(), p);
+    cblas_zgemm(CblasColMajor, op, CblasNoTrans, p, q, k, &one, a.data(), std::max(1, lda), b.data(), std::max(1, k),
+                &zero, c.data(), p);
   return c;
 }
 
+}  // namespace
+
+DenseMatrix adjoint_times(const DenseMatrix& a, const DenseMatrix& b, int rows, int p, int q) {
+  return product(CblasConjTrans, a, rows, b, p, rows, q);
+}
+
 DenseMatrix times(const DenseMatrix& a, const DenseMatrix& b, int rows, int p, int q) {
-  DenseMatrix c(static_cast<std::size_t>(rows) * q);
-  const Complex one = 1, zero = 0;
-  if (rows > 0 && q > 0)
-    cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, rows, q, p, &one, a.data(), std::max(1, rows), b.data(),
-                std::max(1, p), &zero, c.data(), rows);
-  return c;
+  return product(CblasNoTrans, a, rows, b, rows, p, q);
 }
 
 }  // namespace ulibc::eigen::detail
