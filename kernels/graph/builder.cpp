@@ -81,7 +81,35 @@ std::int64_t first_bad_tuple(const std::vector<Edge>& edges, std::int64_t n, int
   return first == m ? -1 : first;
 }
 
-void check_input(const EdgeList& input, int threads) {
+}  // namespace
+
+// Sorts ids below 2^bits ascending. Lists of 64 ids or more take an LSD
+// radix sort, one stable counting pass per byte of the ids through `scratch`:
+// on Kronecker graphs, where most arcs sit in lists of hundreds to thousands,
+// that made this phase three times faster than std::sort (SCALE 22). Shorter
+// lists take std::sort, as clearing and scanning a pass's 256 counters would
+// cost more than the list.
+void sort_ids(std::span<Vertex> list, int bits, std::vector<Vertex>& scratch) {
+  constexpr std::size_t kRadixMin = 64;
+  if (list.size() < kRadixMin) {
+    std::sort(list.begin(), list.end());
+    return;
+  }
+  scratch.resize(std::max(scratch.size(), list.size()));
+  std::span<Vertex> from = list, to{scratch.data(), list.size()};
+  for (int shift = 0; shift < bits; shift += 8) {
+    const auto digit = [shift](Vertex id) { return static_cast<std::uint32_t>(id) >> shift & 0xffu; };
+    std::array<std::size_t, 257> start{};  // start[d+1] counts digit d, then start[d] is where d goes
+    for (Vertex id : from) ++start[digit(id) + 1];
+    std::partial_sum(start.begin(), start.end(), start.begin());
+    for (Vertex id : from) to[start[digit(id)]++] = id;
+    std::swap(from, to);
+  }
+  if (from.data() != list.data()) std::copy(from.begin(), from.end(), list.begin());
+}
+
+void check_edge_list(const EdgeList& input, int threads) {
+  threads = team_size(threads);
   const std::int64_t n = input.vertices;
   if (n < 0 || n > kMaxVertices)
     throw input_error(fmt::format("edge list: {} vertices, outside the 0..{} that 32-bit ids allow", n, kMaxVertices));
@@ -93,6 +121,8 @@ void check_input(const EdgeList& input, int threads) {
   throw input_error(n == 0 ? fmt::format("edge {}: vertex {} is beyond the 0 vertices (the graph has none)", i, bad)
                            : fmt::format("edge {}: vertex {} is beyond the {} vertices (ids 0..{})", i, bad, n, n - 1));
 }
+
+namespace {
 
 // The arcs of every tuple but the self-loops, grouped by source vertex, each
 // group in no particular order. On return end[v] is one past v's last arc and
@@ -159,31 +189,6 @@ Scattered scatter_arcs(const EdgeList& input, int threads) {
   return s;
 }
 
-// Sorts ids below 2^bits ascending. Lists of 64 ids or more take an LSD
-// radix sort, one stable counting pass per byte of the ids through `scratch`:
-// on Kronecker graphs, where most arcs sit in lists of hundreds to thousands,
-// that made this phase three times faster than std::sort (SCALE 22). Shorter
-// lists take std::sort, as clearing and scanning a pass's 256 counters would
-// cost more than the list.
-void sort_ids(std::span<Vertex> list, int bits, std::vector<Vertex>& scratch) {
-  constexpr std::size_t kRadixMin = 64;
-  if (list.size() < kRadixMin) {
-    std::sort(list.begin(), list.end());
-    return;
-  }
-  scratch.resize(std::max(scratch.size(), list.size()));
-  std::span<Vertex> from = list, to{scratch.data(), list.size()};
-  for (int shift = 0; shift < bits; shift += 8) {
-    const auto digit = [shift](Vertex id) { return static_cast<std::uint32_t>(id) >> shift & 0xffu; };
-    std::array<std::size_t, 257> start{};  // start[d+1] counts digit d, then start[d] is where d goes
-    for (Vertex id : from) ++start[digit(id) + 1];
-    std::partial_sum(start.begin(), start.end(), start.begin());
-    for (Vertex id : from) to[start[digit(id)]++] = id;
-    std::swap(from, to);
-  }
-  if (from.data() != list.data()) std::copy(from.begin(), from.end(), list.begin());
-}
-
 // Sorts each group and moves its distinct arcs to the group's front; degree[v]
 // gets their number. Returns the number of distinct arcs. Dynamic chunks:
 // Kronecker degrees are heavily skewed, so equal vertex counts are unequal work.
@@ -209,7 +214,7 @@ EdgeIndex sort_and_dedupe(Scattered& s, std::int64_t n, std::span<EdgeIndex> deg
 
 CsrGraph build_undirected(const EdgeList& input, int threads, BuildReport* report) {
   const int team = team_size(threads);
-  check_input(input, team);
+  check_edge_list(input, team);
   const std::int64_t n = input.vertices;
 
   Scattered s = team > 1 ? scatter_arcs<true>(input, team) : scatter_arcs<false>(input, team);

@@ -14,6 +14,7 @@
 
 #include "expect_error.hpp"
 #include "graph/builder.hpp"
+#include "graph/tuples.hpp"
 
 namespace {
 
@@ -26,6 +27,32 @@ KroneckerParams params(int scale, int edgefactor, std::uint64_t seed = 1) {
 
 bool all_same(const std::vector<Edge>& edges) {
   return std::all_of(edges.begin(), edges.end(), [&](const Edge& e) { return e == edges.front(); });
+}
+
+// Tuple i drawn on its own, in any order, is tuple i of the list; Tuples
+// reads the same either way.
+TEST(Kronecker, EachTupleDrawnAloneIsTheListsTuple) {
+  for (const KroneckerParams& p : {params(7, 5, 3), params(12, 16, 1), params(1, 1)}) {
+    const EdgeList list = kronecker(p, 3);
+    const KroneckerTuples draw(p);
+    EXPECT_EQ(draw.vertices(), list.vertices);
+    ASSERT_EQ(draw.size(), static_cast<std::int64_t>(list.edges.size()));
+    for (std::int64_t i = draw.size() - 1; i >= 0; --i) ASSERT_EQ(draw(i), list.edges[static_cast<std::size_t>(i)]);
+    for (const Tuples& t : {Tuples(p), Tuples(list)}) {
+      EXPECT_EQ(t.vertices(), list.vertices);
+      EXPECT_EQ(t.size(), draw.size());
+      std::int64_t next = draw.size() / 3;
+      t.for_each(next, draw.size(), [&](std::int64_t i, Edge e) {
+        ASSERT_EQ(i, next++);
+        ASSERT_EQ(e, list.edges[static_cast<std::size_t>(i)]);
+      });
+      EXPECT_EQ(next, draw.size());
+    }
+    EXPECT_EQ(Tuples(list).list(), &list);
+    EXPECT_EQ(Tuples(p).list(), nullptr);
+  }
+  expect_input_error([] { KroneckerTuples(params(0, 16)); }, "SCALE 0");
+  expect_input_error([] { KroneckerTuples(params(10, 0)); }, "edgefactor 0");
 }
 
 TEST(Kronecker, SizesFollowScaleAndEdgefactor) {
