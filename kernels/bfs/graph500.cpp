@@ -2,16 +2,20 @@
 #include "bfs/graph500.hpp"
 
 #include <fmt/format.h>
+#include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <numeric>
 #include <random>
 #include <unordered_set>
 
 #include "bfs/verify.hpp"
+#include "graph/builder.hpp"
 #include "harness/timer.hpp"
 #include "ulibc/error.hpp"
+#include "ulibc/range.hpp"
 
 namespace ulibc::bfs {
 
@@ -19,6 +23,10 @@ std::vector<Vertex> choose_roots(const CsrGraph& g, int count, std::uint64_t see
   std::vector<Vertex> candidates;
   for (Vertex v = 0; v < g.vertices(); ++v)
     if (g.degree(v) > 0) candidates.push_back(v);
+  return choose_roots(std::move(candidates), count, seed);
+}
+
+std::vector<Vertex> choose_roots(std::vector<Vertex> candidates, int count, std::uint64_t seed) {
   // A partial Fisher–Yates shuffle: the first `count` are a uniform sample
   // without repetition, and the draw is fixed by the seed alone.
   std::mt19937_64 random(seed);
@@ -31,7 +39,36 @@ std::vector<Vertex> choose_roots(const CsrGraph& g, int count, std::uint64_t see
   return candidates;
 }
 
+std::vector<std::uint64_t> vertices_with_edges(const graph::Tuples& tuples, int threads) {
+  if (threads <= 0) threads = omp_get_max_threads();
+  if (const graph::EdgeList* list = tuples.list()) graph::check_edge_list(*list, threads);
+  const std::int64_t n = tuples.vertices(), m = tuples.size();
+  std::vector<std::uint64_t> bits(static_cast<std::size_t>((n + 63) / 64), 0);
+  std::uint64_t* words = bits.data();
+#pragma omp parallel num_threads(threads)
+  {
+    const auto share = even_share(IndexRange<std::int64_t>{0, m}, static_cast<std::size_t>(omp_get_thread_num()),
+                                  static_cast<std::size_t>(omp_get_num_threads()));
+    const auto mark = [&](graph::Vertex v) {
+      std::atomic_ref<std::uint64_t> word(words[v / 64]);
+      const std::uint64_t bit = std::uint64_t{1} << (v % 64);
+      if (!(word.load(std::memory_order_relaxed) & bit)) word.fetch_or(bit, std::memory_order_relaxed);
+    };
+    tuples.for_each(share.begin, share.end, [&](std::int64_t, graph::Edge e) {
+      if (e.u == e.v) return;
+      mark(e.u);
+      mark(e.v);
+    });
+  }
+  return bits;
+}
+
 std::vector<SearchRecord> run_searches(Bfs& bfs, const graph::EdgeList& input, const std::vector<Vertex>& roots,
+                                       const Params& params) {
+  return run_searches(bfs, graph::Tuples(input), roots, params);
+}
+
+std::vector<SearchRecord> run_searches(Bfs& bfs, const graph::Tuples& input, const std::vector<Vertex>& roots,
                                        const Params& params) {
   std::vector<SearchRecord> records;
   for (const Vertex root : roots) {

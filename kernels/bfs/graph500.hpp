@@ -9,6 +9,7 @@
 
 #include "bfs/bfs.hpp"
 #include "graph/edge_list.hpp"
+#include "graph/tuples.hpp"
 
 namespace ulibc::bfs {
 
@@ -18,6 +19,15 @@ constexpr int kGraph500Roots = 64;  // the specification's NBFS
 // least one neighbour, the same for the same seed; all such vertices, in
 // drawn order, when there are no more than `count`.
 std::vector<Vertex> choose_roots(const CsrGraph& g, int count, std::uint64_t seed);
+// The same draw from `candidates`, the vertices with at least one neighbour in ascending order.
+std::vector<Vertex> choose_roots(std::vector<Vertex> candidates, int count, std::uint64_t seed);
+
+// Which vertices have at least one neighbour, as a bitmap (bit v of word
+// v / 64): those in a tuple that is not a self-loop. One parallel pass over
+// the tuples on `threads` (0: omp_get_max_threads()), n / 8 bytes; for
+// drawing keys without building a graph. Error(input) as
+// graph::check_edge_list for an edge list with an id out of range.
+std::vector<std::uint64_t> vertices_with_edges(const graph::Tuples& tuples, int threads = 0);
 
 struct SearchRecord {
   Vertex root = 0;
@@ -33,6 +43,8 @@ struct SearchRecord {
 
 // Searches from each root in turn, each timed and then validated against the
 // input tuples (validation is not timed).
+std::vector<SearchRecord> run_searches(Bfs& bfs, const graph::Tuples& input, const std::vector<Vertex>& roots,
+                                       const Params& params);
 std::vector<SearchRecord> run_searches(Bfs& bfs, const graph::EdgeList& input, const std::vector<Vertex>& roots,
                                        const Params& params);
 

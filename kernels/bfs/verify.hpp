@@ -17,6 +17,7 @@
 
 #include "bfs/bfs.hpp"
 #include "graph/edge_list.hpp"
+#include "graph/tuples.hpp"
 
 namespace ulibc::bfs {
 
@@ -28,7 +29,10 @@ struct Validation {
   int depth = 0;             // the largest level
 };
 
-// Runs on an OpenMP team of `threads` (0: omp_get_max_threads()).
+// Runs on an OpenMP team of `threads` (0: omp_get_max_threads()). The
+// tuples are read once, in one parallel pass (a Kronecker graph's drawn
+// again, not held); the validator's own memory is 9 bytes a vertex.
+Validation validate(const graph::Tuples& input, Vertex root, std::span<const Vertex> parent, int threads = 0);
 Validation validate(const graph::EdgeList& input, Vertex root, std::span<const Vertex> parent, int threads = 0);
 
 }  // namespace ulibc::bfs
