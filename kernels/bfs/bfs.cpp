@@ -82,9 +82,11 @@ struct Engine {
   Totals totals;
   std::vector<Step> steps;
 
-  Engine(const CsrGraph& g, Layout l, const Topology* topo)
+  // make(layout) gives the graph, laid out for the layout's parts.
+  template <class Make>
+  Engine(Layout l, const Topology* topo, Make&& make)
       : layout(std::move(l)),
-        graph(g, layout, topo),
+        graph(make(layout)),
         state(topo, layout),
         blocks(static_cast<std::size_t>(layout.threads())),
         counters(std::make_unique<PartCounters[]>(static_cast<std::size_t>(layout.parts()))),
@@ -379,11 +381,34 @@ struct Bfs::Impl : Engine {
 
 Bfs::Bfs(const CsrGraph& g, int threads) {
   check_threads(threads);
-  impl_ = std::make_unique<Impl>(g, Layout(g.vertices(), threads), nullptr);
+  impl_ = std::make_unique<Impl>(Layout(g.vertices(), threads), nullptr,
+                                 [&](const Layout& l) { return SearchGraph(g, l, nullptr); });
 }
 
 Bfs::Bfs(const CsrGraph& g, const Topology& topo, const Mapping& map)
-    : impl_(std::make_unique<Impl>(g, Layout(g.vertices(), map), &topo)) {}
+    : impl_(std::make_unique<Impl>(Layout(g.vertices(), map), &topo,
+                                   [&](const Layout& l) { return SearchGraph(g, l, &topo); })) {}
+
+namespace {
+
+Vertex vertices_of(const graph::Tuples& tuples) {
+  if (tuples.vertices() < 0 || tuples.vertices() > graph::kMaxVertices)
+    throw input_error(fmt::format("edge list: {} vertices, outside the 0..{} that 32-bit ids allow", tuples.vertices(),
+                                  graph::kMaxVertices));
+  return static_cast<Vertex>(tuples.vertices());
+}
+
+}  // namespace
+
+Bfs::Bfs(const graph::Tuples& tuples, int threads, graph::BuildReport* report) {
+  check_threads(threads);
+  impl_ = std::make_unique<Impl>(Layout(vertices_of(tuples), threads), nullptr,
+                                 [&](const Layout& l) { return SearchGraph(tuples, l, nullptr, report); });
+}
+
+Bfs::Bfs(const graph::Tuples& tuples, const Topology& topo, const Mapping& map, graph::BuildReport* report)
+    : impl_(std::make_unique<Impl>(Layout(vertices_of(tuples), map), &topo,
+                                   [&](const Layout& l) { return SearchGraph(tuples, l, &topo, report); })) {}
 
 Bfs::~Bfs() = default;
 Bfs::Bfs(Bfs&&) noexcept = default;
@@ -409,6 +434,11 @@ std::pair<Vertex, Vertex> Bfs::part_range(int p) const {
   return {impl_->layout.first(p), impl_->layout.last(p)};
 }
 Vertex Bfs::vertices() const { return impl_->layout.vertices(); }
+EdgeIndex Bfs::arcs() const { return impl_->graph.arcs(); }
+EdgeIndex Bfs::degree(Vertex v) const {
+  if (v < 0 || v >= vertices()) throw input_error(fmt::format("BFS: {} is not a vertex (0..{})", v, vertices() - 1));
+  return impl_->graph.part(impl_->layout.owner(v)).degree(v);
+}
 
 std::size_t Bfs::bytes() const {
   std::size_t total = impl_->graph.bytes() + impl_->state.bytes();

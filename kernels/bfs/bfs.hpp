@@ -19,7 +19,9 @@
 #include <utility>
 #include <vector>
 
+#include "graph/builder.hpp"
 #include "graph/csr_graph.hpp"
+#include "graph/tuples.hpp"
 #include "ulibc/mapping.hpp"
 #include "ulibc/topology.hpp"
 
@@ -51,21 +53,32 @@ struct Step {
 
 class Bfs {
  public:
-  // Both kernels copy `g`'s neighbour lists, each list ordered by descending
+  // Each kernel holds its graph once, as its own neighbour lists (on each
+  // part's node for the NUMA kernel), each list ordered by descending
   // neighbour degree (ties by id): a bottom-up step stops at the first
   // neighbour in the frontier, and high-degree vertices are the likeliest
-  // there. On Kronecker graphs that was 5-20% faster for the memory of a
-  // second neighbour array (see bytes()). `g` may go afterwards.
+  // there. On Kronecker graphs that was 5-20% faster than searching an
+  // id-ordered CSR. Each vertex's first neighbour is also kept in an array of
+  // its own (see bytes()).
+  //
+  // From a CsrGraph the kernel copies its lists, which may go afterwards.
+  // From tuples it builds them itself, reading the tuples twice (a
+  // Kronecker graph's are drawn again each time, never held) and dropping
+  // self-loops and duplicates as graph::build_undirected does; `report`
+  // (optional) gets what was dropped. The lists are the same either way.
   //
   // The plain kernel on a team of `threads` OpenMP threads (>= 1, else
   // Error(input)); its memory is placed by the first touch of its threads.
+  // Error(input) as graph::build_undirected's for tuples naming an id out of range.
   Bfs(const CsrGraph& g, int threads);
+  Bfs(const graph::Tuples& tuples, int threads, graph::BuildReport* report = nullptr);
   // The NUMA kernel: thread t of the team (map.size() threads) is map[t] and
   // works on node map[t].node_index's part; each node's part of the graph
   // and of the state is bound to that node. The kernel does not bind
   // threads: bind the team first (bind_openmp_team(map)) so that thread t
   // runs where map[t] says. Errors of allocate_parts (ulibc/memory.hpp) pass through.
   Bfs(const CsrGraph& g, const Topology& topo, const Mapping& map);
+  Bfs(const graph::Tuples& tuples, const Topology& topo, const Mapping& map, graph::BuildReport* report = nullptr);
   ~Bfs();
   Bfs(Bfs&&) noexcept;
   Bfs& operator=(Bfs&&) noexcept;
@@ -85,7 +98,12 @@ class Bfs {
   // whose neighbour lists and per-vertex state lie on that part's node.
   std::pair<Vertex, Vertex> part_range(int p) const;
   Vertex vertices() const;
-  // Memory the kernel holds: its graph copy and its per-vertex state.
+  EdgeIndex arcs() const;            // twice the undirected edges
+  EdgeIndex degree(Vertex v) const;  // Error(input) for v outside the graph
+  // Memory the kernel holds, as allocated: its graph (8-byte offsets and the
+  // top-neighbour array per vertex, a 4-byte id per arc, and the room that
+  // duplicate tuples took before they were dropped) and its per-vertex
+  // search state (parents, queue, four bitmaps, the threads' queue blocks).
   std::size_t bytes() const;
 
  private:

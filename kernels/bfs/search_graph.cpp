@@ -1,9 +1,13 @@
 // bfs/search_graph.cpp — the parts of a search: vertex ranges, teams, and
-// each part's copy of its neighbour lists.
+// each part's array of its neighbour lists, copied from a CSR graph or built
+// from the tuples.
 #include "bfs/search_graph.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
+#include <cstring>
+#include <utility>
 
 #include "ulibc/partition.hpp"
 
@@ -57,23 +61,36 @@ std::vector<std::size_t> Layout::word_counts() const {
   return counts;
 }
 
-SearchGraph::SearchGraph(const CsrGraph& g, const Layout& layout, const Topology* topo) : arcs_(g.arcs()) {
-  const auto& o = g.offsets();
+void SearchGraph::allocate(const Layout& layout, const Topology* topo) {
   for (int p = 0; p < layout.parts(); ++p) {
     const std::vector<int> node{layout.node(p)};
-    const auto arcs = static_cast<std::size_t>(o[static_cast<std::size_t>(layout.last(p))] -
-                                               o[static_cast<std::size_t>(layout.first(p))]);
     const auto vertices = static_cast<std::size_t>(layout.last(p) - layout.first(p));
     offsets_.emplace_back(topo, std::vector<std::size_t>{vertices + 1}, node);
-    neighbours_.emplace_back(topo, std::vector<std::size_t>{arcs}, node);
+    neighbours_.emplace_back();
     top_.emplace_back(topo, std::vector<std::size_t>{vertices}, node);
     parts_.push_back({.first = layout.first(p),
                       .last = layout.last(p),
                       .offsets = offsets_.back().data(),
-                      .neighbours = neighbours_.back().data(),
+                      .neighbours = nullptr,
                       .top = top_.back().data()});
   }
+}
+
+void SearchGraph::allocate_arcs(const Layout& layout, const Topology* topo, int p, std::size_t arcs) {
+  const auto i = static_cast<std::size_t>(p);
+  neighbours_[i] = PartArray<Vertex>(topo, std::vector<std::size_t>{arcs}, std::vector<int>{layout.node(p)});
+  parts_[i].neighbours = neighbours_[i].data();
+}
+
+SearchGraph::SearchGraph(const CsrGraph& g, const Layout& layout, const Topology* topo) : arcs_(g.arcs()) {
+  const auto& o = g.offsets();
+  allocate(layout, topo);
+  for (int p = 0; p < layout.parts(); ++p)
+    allocate_arcs(layout, topo, p,
+                  static_cast<std::size_t>(o[static_cast<std::size_t>(layout.last(p))] -
+                                           o[static_cast<std::size_t>(layout.first(p))]));
   run_parallel(layout, [&](int t) { copy_slice(g, layout, t); });
+  run_parallel(layout, [&](int t) { order_slice(layout, t); });
 }
 
 namespace {
@@ -85,36 +102,195 @@ std::uint64_t by_degree_key(EdgeIndex degree, Vertex v) {
   return (kMost - capped) << 32 | static_cast<std::uint32_t>(v);
 }
 
+// The first list (counted from the part's first vertex) of rank's share of
+// a part's `vertices` lists: shares of about equal arcs, so that a few
+// vertices of huge degree do not leave one thread all the sorting. List i
+// ends at end[i] and starts at end[i - 1] (at `base` for i = 0).
+std::int64_t share_start(const EdgeIndex* end, EdgeIndex base, std::int64_t vertices, int rank, int ranks) {
+  if (rank == 0) return 0;
+  if (rank == ranks) return vertices;
+  const EdgeIndex total = vertices > 0 ? end[vertices - 1] - base : 0;
+  const EdgeIndex arc = base + total * rank / ranks;
+  // The first list starting at or after `arc`: one past the first end at or after it.
+  const std::int64_t i = std::lower_bound(end, end + vertices, arc) - end;
+  return std::min(i + 1, vertices);
+}
+
 }  // namespace
 
-// Thread t copies its share of its part's lists, split by arcs so that a
-// few vertices of huge degree do not leave one thread all the sorting.
+// Thread t copies its share of its part's lists, in id order.
 void SearchGraph::copy_slice(const CsrGraph& g, const Layout& layout, int t) {
   const int p = layout.part_of(t);
   const int k = layout.threads_of(p), r = layout.rank(t);
   const Vertex first = layout.first(p), last = layout.last(p);
   const EdgeIndex* o = g.offsets().data();
-  const auto bound = [&](int rank) {
-    if (rank == k) return last;
-    const EdgeIndex arc = o[first] + (o[last] - o[first]) * rank / k;
-    return static_cast<Vertex>(std::lower_bound(o + first, o + last, arc) - o);
-  };
+  const std::int64_t begin = share_start(o + first + 1, o[first], last - first, r, k);
+  const std::int64_t end = share_start(o + first + 1, o[first], last - first, r + 1, k);
   auto* offsets = offsets_[static_cast<std::size_t>(p)].data();
+  auto* neighbours = neighbours_[static_cast<std::size_t>(p)].data();
+  for (std::int64_t i = begin; i < end; ++i) {
+    const Vertex v = static_cast<Vertex>(first + i);
+    offsets[i] = o[v] - o[first];
+    const std::span<const Vertex> list = g.neighbours(v);
+    std::copy(list.begin(), list.end(), neighbours + offsets[i]);
+  }
+  if (r == k - 1) offsets[last - first] = o[last] - o[first];
+}
+
+// Thread t orders its share of its part's lists by descending neighbour
+// degree (ties by id) and records each list's first, its top neighbour.
+void SearchGraph::order_slice(const Layout& layout, int t) {
+  const int p = layout.part_of(t);
+  const int k = layout.threads_of(p), r = layout.rank(t);
+  const GraphPart& part = parts_[static_cast<std::size_t>(p)];
+  const std::int64_t vertices = part.last - part.first;
+  const std::int64_t begin = share_start(part.offsets + 1, 0, vertices, r, k);
+  const std::int64_t end = share_start(part.offsets + 1, 0, vertices, r + 1, k);
   auto* neighbours = neighbours_[static_cast<std::size_t>(p)].data();
   auto* top = top_[static_cast<std::size_t>(p)].data();
   std::vector<std::uint64_t> keys;
-  const Vertex end = bound(r + 1);
-  for (Vertex v = bound(r); v < end; ++v) {
-    offsets[v - first] = o[v] - o[first];
+  for (std::int64_t i = begin; i < end; ++i) {
+    Vertex* list = neighbours + part.offsets[i];
+    const auto degree = static_cast<std::size_t>(part.offsets[i + 1] - part.offsets[i]);
     // Sorting keys that hold the degree needs no look-up per comparison.
     keys.clear();
-    for (const Vertex u : g.neighbours(v)) keys.push_back(by_degree_key(g.degree(u), u));
+    for (std::size_t j = 0; j < degree; ++j)
+      keys.push_back(by_degree_key(parts_[static_cast<std::size_t>(layout.owner(list[j]))].degree(list[j]), list[j]));
     std::sort(keys.begin(), keys.end());
-    Vertex* copy = neighbours + (o[v] - o[first]);
-    for (std::size_t i = 0; i < keys.size(); ++i) copy[i] = static_cast<Vertex>(keys[i] & 0xffff'ffffu);
-    top[v - first] = keys.empty() ? 0 : copy[0];
+    for (std::size_t j = 0; j < degree; ++j) list[j] = static_cast<Vertex>(keys[j] & 0xffff'ffffu);
+    top[i] = degree == 0 ? 0 : list[0];
   }
-  if (r == k - 1) offsets[last - first] = o[last] - o[first];
+}
+
+SearchGraph::SearchGraph(const graph::Tuples& tuples, const Layout& layout, const Topology* topo,
+                         graph::BuildReport* report) {
+  const int team = layout.threads();
+  if (const graph::EdgeList* list = tuples.list()) graph::check_edge_list(*list, team);
+  allocate(layout, topo);
+  const std::int64_t m = tuples.size();
+  const auto tuple_share = [&](int t) {
+    return even_share(Interval{0, m}, static_cast<std::size_t>(t), static_cast<std::size_t>(team));
+  };
+  // Vertex v's counter, then its cursor, in its part's offsets array.
+  const auto counter = [&](Vertex v) -> EdgeIndex& {
+    const int p = layout.owner(v);
+    return offsets_[static_cast<std::size_t>(p)][v - layout.first(p)];
+  };
+  const auto take = [&](Vertex v) {
+    return team > 1 ? std::atomic_ref(counter(v)).fetch_add(1, std::memory_order_relaxed) : counter(v)++;
+  };
+
+  // Each part's counters zeroed by its own threads (first touch), then the
+  // arcs of every tuple but the self-loops counted.
+  run_parallel(layout, [&](int t) {
+    const int p = layout.part_of(t);
+    const Interval share =
+        even_share(Interval{0, layout.last(p) - layout.first(p) + 1}, static_cast<std::size_t>(layout.rank(t)),
+                   static_cast<std::size_t>(layout.threads_of(p)));
+    std::fill(offsets_[static_cast<std::size_t>(p)].data() + share.begin,
+              offsets_[static_cast<std::size_t>(p)].data() + share.end, EdgeIndex{0});
+  });
+  std::atomic<EdgeIndex> loops{0};
+  run_parallel(layout, [&](int t) {
+    const Interval share = tuple_share(t);
+    EdgeIndex mine = 0;
+    tuples.for_each(share.begin, share.end, [&](std::int64_t, graph::Edge e) {
+      if (e.u == e.v) {
+        ++mine;
+        return;
+      }
+      take(e.u);
+      take(e.v);
+    });
+    loops.fetch_add(mine, std::memory_order_relaxed);
+  });
+
+  // Counts to starts (each part's extra last entry, 0, becomes its total);
+  // the arrays sized by them; then every arc claims the next slot of its
+  // source's list. A cursor that has taken all its arcs rests at the start
+  // of the next list: afterwards entry i is where list i ends.
+  for (int p = 0; p < layout.parts(); ++p) {
+    EdgeIndex* o = offsets_[static_cast<std::size_t>(p)].data();
+    EdgeIndex running = 0;
+    for (std::int64_t i = 0; i <= layout.last(p) - layout.first(p); ++i) running += std::exchange(o[i], running);
+    allocate_arcs(layout, topo, p, static_cast<std::size_t>(running));
+  }
+  run_parallel(layout, [&](int t) {
+    const Interval share = tuple_share(t);
+    tuples.for_each(share.begin, share.end, [&](std::int64_t, graph::Edge e) {
+      if (e.u == e.v) return;
+      neighbours_[static_cast<std::size_t>(layout.owner(e.u))][take(e.u)] = e.v;
+      neighbours_[static_cast<std::size_t>(layout.owner(e.v))][take(e.v)] = e.u;
+    });
+  });
+
+  // Each thread sorts its share of its part's lists by id and closes up the
+  // distinct arcs at the front of its share; the list's length goes to top
+  // for the while. Then, per part in rank order, the shares move down to
+  // their final places: each lands below the next one's start.
+  struct Share {
+    std::int64_t first = 0;  // the share's first list (from the part's first vertex)
+    EdgeIndex from = 0, length = 0;
+  };
+  std::vector<Share> shares(static_cast<std::size_t>(team));
+  const int bits =
+      layout.vertices() > 1 ? static_cast<int>(std::bit_width(static_cast<std::uint64_t>(layout.vertices() - 1))) : 0;
+  run_parallel(layout, [&](int t) {
+    const int p = layout.part_of(t);
+    const int k = layout.threads_of(p), r = layout.rank(t);
+    const std::int64_t vertices = layout.last(p) - layout.first(p);
+    const EdgeIndex* end = offsets_[static_cast<std::size_t>(p)].data();
+    Vertex* arcs = neighbours_[static_cast<std::size_t>(p)].data();
+    Vertex* top = top_[static_cast<std::size_t>(p)].data();
+    const std::int64_t begin = share_start(end, 0, vertices, r, k), stop = share_start(end, 0, vertices, r + 1, k);
+    Share& mine = shares[static_cast<std::size_t>(t)];
+    mine.first = begin;
+    mine.from = begin == 0 ? 0 : end[begin - 1];
+    EdgeIndex out = mine.from;
+    std::vector<Vertex> scratch;
+    for (std::int64_t i = begin; i < stop; ++i) {
+      const EdgeIndex from = i == 0 ? 0 : end[i - 1];
+      const std::span<Vertex> list(arcs + from, static_cast<std::size_t>(end[i] - from));
+      graph::sort_ids(list, bits, scratch);
+      const EdgeIndex before = out;
+      Vertex last = -1;  // ids are never negative
+      for (const Vertex v : list)
+        if (v != last) arcs[out++] = last = v;     // out never passes the list's own position
+      top[i] = static_cast<Vertex>(out - before);  // below 2^31: a simple graph on 32-bit ids
+    }
+    mine.length = out - mine.from;
+  });
+  std::vector<int> by_rank(static_cast<std::size_t>(team));
+  for (int p = 0; p < layout.parts(); ++p) {
+    const std::int64_t vertices = layout.last(p) - layout.first(p);
+    EdgeIndex* o = offsets_[static_cast<std::size_t>(p)].data();
+    const Vertex* degree = top_[static_cast<std::size_t>(p)].data();
+    EdgeIndex running = 0;
+    for (std::int64_t i = 0; i < vertices; ++i) {
+      o[i] = running;
+      running += degree[i];
+    }
+    o[vertices] = running;
+    arcs_ += running;
+    Vertex* arcs = neighbours_[static_cast<std::size_t>(p)].data();
+    for (int t = 0; t < team; ++t)
+      if (layout.part_of(t) == p) by_rank[static_cast<std::size_t>(layout.rank(t))] = t;
+    for (int r = 0; r < layout.threads_of(p); ++r) {
+      const Share& s = shares[static_cast<std::size_t>(by_rank[static_cast<std::size_t>(r)])];
+      if (s.length > 0 && o[s.first] != s.from)
+        std::memmove(arcs + o[s.first], arcs + s.from, static_cast<std::size_t>(s.length) * sizeof(Vertex));
+    }
+    // The room the duplicates took goes back where the allocation allows.
+    neighbours_[static_cast<std::size_t>(p)].shrink(static_cast<std::size_t>(running));
+    parts_[static_cast<std::size_t>(p)].neighbours = neighbours_[static_cast<std::size_t>(p)].data();
+  }
+  run_parallel(layout, [&](int t) { order_slice(layout, t); });
+  if (report) {
+    // Each edge that survived left two distinct arcs; every other tuple that
+    // was not a self-loop repeated an edge already counted.
+    report->self_loops = loops.load();
+    report->duplicates = m - report->self_loops - arcs_ / 2;
+  }
 }
 
 std::size_t SearchGraph::bytes() const {

@@ -1,7 +1,7 @@
 // bfs/search_graph.hpp — how the BFS kernels lay a graph and its search
 // state out over a team: the vertex range cut into parts, which threads work
 // on which part, arrays split at the part boundaries with each part on its
-// node, and each part's own copy of its vertices' neighbour lists.
+// node, and each part's own array of its vertices' neighbour lists.
 //
 // The plain kernel is the one-part case of the NUMA kernel: one part for
 // the whole team, memory placed by first touch. Both then run the same code.
@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <new>
 #include <numeric>
@@ -18,7 +19,9 @@
 #include <vector>
 
 #include "bfs/frontier.hpp"
+#include "graph/builder.hpp"
 #include "graph/csr_graph.hpp"
+#include "graph/tuples.hpp"
 #include "ulibc/affinity.hpp"
 #include "ulibc/mapping.hpp"
 #include "ulibc/memory.hpp"
@@ -96,7 +99,9 @@ class PartArray {
     if (!topo) {
       // Page-aligned like allocate_parts': no cache line straddles two
       // threads' chunks of a bitmap, for the same layout in both kernels.
-      heap_.reset(static_cast<T*>(::operator new(size_ * sizeof(T), kAlign)));
+      const std::size_t bytes = (size_ * sizeof(T) + kAlign - 1) / kAlign * kAlign;
+      heap_.reset(static_cast<T*>(std::aligned_alloc(kAlign, bytes)));
+      if (!heap_) throw std::bad_alloc();
       data_ = heap_.get();
       return;
     }
@@ -106,15 +111,30 @@ class PartArray {
     data_ = static_cast<T*>(numa_.data());
   }
 
+  // Keeps the first `count` elements (count <= size()) and gives the rest
+  // back where it can: an ordinary allocation shrinks in place (realloc,
+  // which for a large block unmaps the pages beyond; the start may then lose
+  // its page alignment, so not for bitmaps), a NUMA mapping keeps its length.
+  // bytes() counts what is still held.
+  void shrink(std::size_t count) {
+    if (!heap_ || count >= size_ || count == 0) return;
+    T* kept = static_cast<T*>(std::realloc(heap_.get(), count * sizeof(T)));
+    if (!kept) return;  // a failed realloc leaves the block as it was
+    static_cast<void>(heap_.release());
+    heap_.reset(kept);
+    data_ = kept;
+    size_ = count;
+  }
+
   T* data() const { return data_; }
   T& operator[](std::int64_t i) const { return data_[i]; }
   std::size_t size() const { return size_; }
   std::size_t bytes() const { return size_ * sizeof(T); }
 
  private:
-  static constexpr std::align_val_t kAlign{4096};
+  static constexpr std::size_t kAlign = 4096;
   struct Delete {
-    void operator()(T* p) const { ::operator delete(p, kAlign); }
+    void operator()(T* p) const { std::free(p); }
   };
   std::size_t size_ = 0;
   T* data_ = nullptr;
@@ -141,23 +161,41 @@ struct GraphPart {
   }
 };
 
-// The graph as the search reads it: a list of parts, each with its own copy
-// of its vertices' lists on its node (placed by first touch without a
+// The graph as the search reads it: a list of parts, each with its own
+// array of its vertices' lists on its node (placed by first touch without a
 // topology), every list ordered by descending neighbour degree, ties by id:
 // a bottom-up step stops at the first neighbour in the frontier, and the
 // frontier is where the high-degree vertices are (Yasui & Fujisawa). On
 // Kronecker graphs at 2 threads that made the plain kernel 5-20% faster
-// than searching the CsrGraph itself, so the plain kernel copies too.
+// than searching an id-ordered CSR.
+//
+// Made either from a CsrGraph (a copy of its lists, reordered) or straight
+// from the tuples, which are then read twice and never held: a pass counts
+// each vertex's arcs, a second scatters them into the parts' arrays, each
+// list is sorted by id and deduplicated in place (self-loops dropped, as
+// graph/builder.hpp does), the lists are closed up and then reordered by
+// degree. The arrays are never copied, so the arcs exist once. The room the
+// duplicates took (a few percent on Kronecker graphs) goes back to the
+// allocator for the plain kernel; a NUMA part's mapping keeps it, and
+// bytes() counts it.
 class SearchGraph {
  public:
   SearchGraph(const CsrGraph& g, const Layout& layout, const Topology* topo);
+  // Error(input) as graph::check_edge_list for an edge list with an id out of
+  // range; layout.vertices() must be tuples.vertices(). `report` (optional)
+  // gets the self-loops and duplicates dropped.
+  SearchGraph(const graph::Tuples& tuples, const Layout& layout, const Topology* topo,
+              graph::BuildReport* report = nullptr);
 
   const GraphPart& part(int p) const { return parts_[static_cast<std::size_t>(p)]; }
   EdgeIndex arcs() const { return arcs_; }
-  std::size_t bytes() const;  // of the copies
+  std::size_t bytes() const;  // of the parts' arrays, as allocated
 
  private:
+  void allocate(const Layout& layout, const Topology* topo);
+  void allocate_arcs(const Layout& layout, const Topology* topo, int p, std::size_t arcs);
   void copy_slice(const CsrGraph& g, const Layout& layout, int thread);
+  void order_slice(const Layout& layout, int thread);
 
   EdgeIndex arcs_ = 0;
   std::vector<GraphPart> parts_;
