@@ -9,6 +9,22 @@
 
 namespace ulibc::simpath::detail {
 
+namespace {
+
+// Step::enter and Step::gather, for a working layout of at most 16 slots.
+void set_lanes(Step& st) {
+  if (st.work_width > 16) return;
+  for (int p = st.width; p < st.work_width; ++p) st.enter[p] = static_cast<std::uint8_t>(p);
+  const int lu = st.u_leaves ? st.u : 255, lv = st.v_leaves ? st.v : 255;
+  int q = 0;
+  for (int p = 0; p < 16; ++p) st.renumber[p] = static_cast<std::uint8_t>(p - (p > lu) - (p > lv));
+  for (int p = 0; p < st.work_width; ++p)
+    if (p != lu && p != lv) st.gather[q++] = static_cast<std::uint8_t>(p);
+  for (; q < 16; ++q) st.gather[q] = 0x80;
+}
+
+}  // namespace
+
 FrontierPlan::FrontierPlan(const PathProblem& problem, std::vector<PathEdge> order) : edges_(std::move(order)) {
   const auto m = static_cast<int>(edges_.size());
   std::vector<int> first(problem.vertices, -1), last(problem.vertices, -1);
@@ -45,6 +61,7 @@ FrontierPlan::FrontierPlan(const PathProblem& problem, std::vector<PathEdge> ord
     st.last = i == m - 1;
     std::erase_if(frontier, [&](Vertex x) { return last[x] == i; });
     st.next_width = static_cast<std::uint8_t>(frontier.size());
+    set_lanes(st);
   }
 }
 

@@ -18,6 +18,9 @@
 #include <cstdint>
 #include <cstring>
 #include <vector>
+#if defined(__SSSE3__)
+#include <tmmintrin.h>
+#endif
 
 #include "simpath/path_problem.hpp"
 
@@ -30,6 +33,9 @@ inline constexpr Mate kToS = 254;
 inline constexpr Mate kToT = 253;
 inline constexpr Mate kAbsent = 252;  // s_slot / t_slot of an end not on the frontier
 
+// Sixteen mates in one vector register (GCC's and Clang's vector extension).
+using Lanes = std::uint8_t __attribute__((vector_size(16)));
+
 // Step i's frontier layout. The working layout is the state's slots with the
 // edge's entering ends appended; after the decision the leaving ends (only
 // the edge's own ends can leave) are dropped and later slots move down.
@@ -41,6 +47,13 @@ struct Step {
   std::uint8_t s_slot = kAbsent, t_slot = kAbsent;  // working slots of s and t
   bool u_leaves = false, v_leaves = false;
   bool last = false;  // the final step: a state still open after it is a 0
+  // For a working layout of at most 16 slots: lane p holds p for each
+  // entering slot p (0 elsewhere); lane p of `renumber` slot p's number once
+  // the leaving slots are gone; lane q of `gather` the working slot that
+  // becomes slot q (0x80 beyond next_width: a zero lane).
+  Lanes enter{};
+  Lanes renumber{};
+  Lanes gather{};
 };
 
 class FrontierPlan {
@@ -68,8 +81,8 @@ class FrontierPlan {
 enum class Outcome : std::uint8_t { zero, one, node };
 
 // The working mates, read and written through get/set: bytes in memory for
-// any width, or, for at most 16 slots, one 128-bit value kept in registers
-// (writing bytes and reading them back as a vector stalled every child).
+// any width, or, for at most 16 slots, one vector register (writing bytes and
+// reading them back as a vector stalled every child).
 struct ByteMates {
   Mate* w;
   Mate get(int p) const { return w[p]; }
@@ -79,11 +92,13 @@ struct ByteView {
   const Mate* w;
   Mate get(int p) const { return w[p]; }
 };
-struct PackedMates {
-  unsigned __int128 x;
-  Mate get(int p) const { return static_cast<Mate>(x >> (8 * p)); }
+inline constexpr Lanes kLaneIds = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+struct LaneMates {
+  Lanes x;
+  Mate get(int p) const { return x[p]; }
   void set(int p, Mate m) {
-    x = (x & ~(static_cast<unsigned __int128>(0xFF) << (8 * p))) | (static_cast<unsigned __int128>(m) << (8 * p));
+    const auto at = reinterpret_cast<Lanes>(kLaneIds == static_cast<std::uint8_t>(p));
+    x = (x & ~at) | (at & static_cast<std::uint8_t>(m));
   }
 };
 
@@ -177,30 +192,25 @@ inline void compact(const Step& st, const Mate* w, int lu, int lv, Mate* out) {
   std::memset(out + q, 0, static_cast<std::size_t>(FrontierPlan::words(q)) * 8 - q);
 }
 
-// The same for at most 16 slots packed in x, with bytewise arithmetic on the
-// whole value: slot numbers are below 16 and codes at least 128, so no byte
-// carries into the next.
-inline void compact_packed(unsigned __int128 x, int work_width, int lu, int lv, Mate* out) {
-  using u128 = unsigned __int128;
-  constexpr std::uint64_t kLow = 0x0101010101010101ull, kHigh = 0x8080808080808080ull;
-  const u128 ones = (static_cast<u128>(kLow) << 64) | kLow, highs = (static_cast<u128>(kHigh) << 64) | kHigh;
-  const u128 codes = ((x & highs) >> 7) * 0xFF;  // 0xFF in each code byte
-  const u128 slots = x & ~codes;
-  // One in each byte holding a slot number above `gone` (< 16).
-  const auto above = [&](int gone) -> u128 {
-    return gone < 16 ? ((slots + ones * static_cast<unsigned>(127 - gone)) & highs) >> 7 : 0;
-  };
-  x -= above(lu) + above(lv);
-  const auto drop = [&x](int p) {
-    if (p >= 16) return;
-    const u128 below = (static_cast<u128>(1) << (8 * p)) - 1;
-    x = p == 15 ? (x & below) : (x & below) | ((x >> (8 * (p + 1))) << (8 * p));
-  };
-  drop(std::max(lu, lv));  // the higher first, so the lower stays where it is
-  drop(std::min(lu, lv));
-  const int q = work_width - (lu < 255) - (lv < 255);
-  if (q < 16) x &= (static_cast<u128>(1) << (8 * q)) - 1;
-  std::memcpy(out, &x, sizeof x);
+// The same for at most 16 slots in lanes: each slot number is looked up in
+// `renumber` (codes, whose high bit is set, stay), then the lanes are
+// gathered into their new places.
+inline Lanes compact_lanes(const Step& st, Lanes x) {
+#if defined(__SSSE3__)
+  const __m128i m = reinterpret_cast<__m128i>(x);
+  const __m128i codes = _mm_cmplt_epi8(m, _mm_setzero_si128());
+  const __m128i renumbered =
+      _mm_or_si128(_mm_and_si128(m, codes), _mm_shuffle_epi8(reinterpret_cast<__m128i>(st.renumber), m));
+  return reinterpret_cast<Lanes>(_mm_shuffle_epi8(renumbered, reinterpret_cast<__m128i>(st.gather)));
+#else
+  Lanes out{};
+  for (int q = 0; q < 16; ++q)
+    if (st.gather[q] < 16) {
+      const Mate m = x[st.gather[q]];
+      out[q] = m < 16 ? st.renumber[m] : m;
+    }
+  return out;
+#endif
 }
 
 // The child of `state` (a state before step `st`) when the step's edge is
@@ -208,13 +218,15 @@ inline void compact_packed(unsigned __int128 x, int work_width, int lu, int lv, 
 // whole words, is written to `out`, which must hold the next step's words
 // and at least 16 bytes.
 [[gnu::always_inline]] inline Outcome child(const Step& st, const Mate* state, bool take, Mate* out) {
-  const int lu = st.u_leaves ? st.u : 255, lv = st.v_leaves ? st.v : 255;
   if (st.work_width <= 16) {
-    PackedMates w{};
+    LaneMates w;
     std::memcpy(&w.x, state, 16);  // states are at least 16 bytes (FrontierPlan::words), zero-padded
-    for (int p = st.width; p < st.work_width; ++p) w.set(p, static_cast<Mate>(p));
+    w.x |= st.enter;
     const Outcome o = decide(st, w, take);
-    if (o == Outcome::node) compact_packed(w.x, st.work_width, lu, lv, out);
+    if (o == Outcome::node) {
+      const Lanes next = compact_lanes(st, w.x);
+      std::memcpy(out, &next, 16);
+    }
     return o;
   }
   Mate bytes[256];
@@ -222,7 +234,7 @@ inline void compact_packed(unsigned __int128 x, int work_width, int lu, int lv, 
   for (int p = st.width; p < st.work_width; ++p) bytes[p] = static_cast<Mate>(p);
   ByteMates w{bytes};
   const Outcome o = decide(st, w, take);
-  if (o == Outcome::node) compact(st, bytes, lu, lv, out);
+  if (o == Outcome::node) compact(st, bytes, st.u_leaves ? st.u : 255, st.v_leaves ? st.v : 255, out);
   return o;
 }
 
