@@ -55,7 +55,8 @@ bool expand(const FrontierPlan& plan, int i, LevelNodes& nodes, std::uint64_t in
     Outcome o = child(plan.step(i), bytes(state), take, bytes(out));
     if (o == Outcome::node) o = skip_untakeable(plan, step, out);
     if (o != Outcome::node)
-      (take ? nodes[index].hi : nodes[index].lo) = terminal(o);
+      (take ? nodes[index].hi : nodes[index].lo) =
+          static_cast<std::uint32_t>(terminal(o));  // a terminal's code is itself
     else if (!deliver(index, take, step, out))
       return false;
   }
@@ -103,10 +104,9 @@ std::uint64_t header1(int parent_step, int step) {
   return static_cast<std::uint64_t>(parent_step) << 32 | static_cast<std::uint32_t>(step);
 }
 int target_step(const std::uint64_t* h) { return static_cast<int>(static_cast<std::uint32_t>(h[1])); }
-// The parent's child slot a request fills.
-NodeRef& parent_slot(Diagram& d, const std::uint64_t* h) {
-  NodeChildren& parent = d.levels[static_cast<int>(h[1] >> 32)][h[0] >> 1];
-  return (h[0] & 1) ? parent.hi : parent.lo;
+// Sets the child a request is for: node `index` of its step.
+void set_parent_child(Diagram& d, const std::uint64_t* h, std::uint64_t index) {
+  d.set_child(static_cast<int>(h[1] >> 32), h[0] >> 1, (h[0] & 1) != 0, make_ref(target_step(h), index));
 }
 
 // The sequential search: steps in order; a child goes straight into the
@@ -175,7 +175,7 @@ class SequentialSearch {
       const int step = target_step(p.header);
       const StateTable::Found f = add_state(*tables_[step], d_.levels[step], p.state, p.hash, budget_);
       if (f.index == StateTable::kFull) out_of_memory(plan_, step, d_.levels, budget_);
-      parent_slot(d_, p.header) = make_ref(step, f.index);
+      set_parent_child(d_, p.header, f.index);
     }
     count_ = 0;
   }
@@ -309,17 +309,17 @@ class EdgeBasedSearch::Owner {
   bool add_batch(const Batch& b) {
     for (int j = 0; j < b.size; ++j) table_->prefetch_state(b.hash[j]);
     for (int j = 0; j < b.size; ++j) {
-      if (!add_and_expand(b.record[j] + RequestQueue::kHeaderWords, b.hash[j], &parent_slot(s_.d_, b.record[j])))
-        return false;
+      if (!add_and_expand(b.record[j] + RequestQueue::kHeaderWords, b.hash[j], b.record[j])) return false;
     }
     return true;
   }
 
-  // The node of `state` (hash h) in this step, made and expanded if new; `slot`, if any, names it.
-  bool add_and_expand(const std::uint64_t* state, std::uint64_t h, NodeRef* slot) {
+  // The node of `state` (hash h) in this step, made and expanded if new;
+  // the parent of the request `header`, if any, gets it as its child.
+  bool add_and_expand(const std::uint64_t* state, std::uint64_t h, const std::uint64_t* header) {
     const StateTable::Found f = add_state(*table_, *nodes_, state, h, s_.budget_);
     if (f.index == StateTable::kFull) return false;
-    if (slot) *slot = make_ref(step_, f.index);
+    if (header) set_parent_child(s_.d_, header, f.index);
     const auto send = [this](std::uint64_t parent, bool take, int step, const std::uint64_t* child) {
       return this->send(parent, take, step, child);
     };
@@ -370,6 +370,16 @@ void EdgeBasedSearch::run() {
 }
 
 }  // namespace
+
+void Diagram::set_far(int step, std::uint64_t index, bool take, NodeRef child) {
+  const std::lock_guard<std::mutex> hold(far_->lock);
+  far_->refs[far_key(step, index, take)] = child;
+}
+
+NodeRef Diagram::far(int step, std::uint64_t index, bool take) const {
+  const std::lock_guard<std::mutex> hold(far_->lock);
+  return far_->refs.at(far_key(step, index, take));
+}
 
 std::vector<std::uint64_t> Diagram::states() const {
   std::vector<std::uint64_t> n;

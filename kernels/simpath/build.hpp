@@ -22,6 +22,9 @@
 // states of each step, and so the reduced ZDD, do not.
 #pragma once
 #include <cstdint>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
 #include <vector>
 
 #include "simpath/frontier.hpp"
@@ -30,11 +33,42 @@
 
 namespace ulibc::simpath::detail {
 
-struct Diagram {
+class Diagram {
+ public:
   std::vector<LevelNodes> levels;             // levels[i]: the nodes deciding edge i
   NodeRef root = kZero;                       // a terminal when no edge can be taken
   int max_skip = 1;                           // the most steps between a node and a child
   std::vector<std::uint64_t> states() const;  // nodes per step
+
+  // Node `index` of `step`'s child on the branch `take`. Any thread may set
+  // the children of different nodes at once.
+  void set_child(int step, std::uint64_t index, bool take, NodeRef child) {
+    std::uint32_t& slot = take ? levels[step][index].hi : levels[step][index].lo;
+    slot = child_code(step, child);
+    if (slot == kFarChild) set_far(step, index, take, child);
+  }
+  NodeRef child(int step, std::uint64_t index, bool take) const {
+    return child(step, index, levels[step][index], take);
+  }
+  // The same, given the node's children `c` (read in runs: LevelNodes::run_from).
+  NodeRef child(int step, std::uint64_t index, const NodeChildren& c, bool take) const {
+    const std::uint32_t code = take ? c.hi : c.lo;
+    return code == kFarChild ? far(step, index, take) : child_ref(step, code);
+  }
+
+ private:
+  // Children that do not fit a code: rare (a child 16 or more steps below,
+  // or a step of 2^28 nodes), so one map under one lock.
+  struct Far {
+    std::mutex lock;
+    std::unordered_map<std::uint64_t, NodeRef> refs;
+  };
+  static std::uint64_t far_key(int step, std::uint64_t index, bool take) {
+    return static_cast<std::uint64_t>(step) << 42 | index << 1 | static_cast<std::uint64_t>(take);
+  }
+  void set_far(int step, std::uint64_t index, bool take, NodeRef child);
+  NodeRef far(int step, std::uint64_t index, bool take) const;
+  std::unique_ptr<Far> far_ = std::make_unique<Far>();
 };
 
 // Runs on an OpenMP team of `threads` (1: sequential; the caller places the

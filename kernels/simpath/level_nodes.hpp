@@ -4,11 +4,19 @@
 // owners fill in their children: the array never moves what it holds. Chunk
 // c holds kFirstChunk << c nodes, so 30 chunks give over 2^39 nodes and the
 // largest chunk is at most the size of all the others.
+//
+// A child takes 32 bits, so a node takes 8 bytes, half a NodeRef pair: the
+// search's diagram is the largest thing Simpath holds. A child is coded by
+// how many steps below its parent it lies (1 to 15, in the top four bits)
+// and its index there (below 2^28); the terminals are 0 and 1, and a child
+// out of that range is kFarChild, its NodeRef kept aside (Diagram).
 #pragma once
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cstdint>
 #include <memory>
+#include <span>
 
 #include "simpath/memory_budget.hpp"
 #include "simpath/node_ref.hpp"
@@ -16,9 +24,26 @@
 namespace ulibc::simpath::detail {
 
 struct NodeChildren {
-  NodeRef lo;  // the edge left out
-  NodeRef hi;  // the edge taken
+  std::uint32_t lo;  // the edge left out
+  std::uint32_t hi;  // the edge taken
 };
+
+inline constexpr int kChildIndexBits = 28;
+inline constexpr std::uint32_t kFarChild = 2;  // 0 steps below, index 2: no node has that code
+
+// The code of `child` for a parent at `step`: kFarChild when it does not fit.
+inline std::uint32_t child_code(int step, NodeRef child) {
+  if (is_terminal(child)) return static_cast<std::uint32_t>(child);
+  const int below = ref_step(child) - step;
+  const std::uint64_t index = ref_index(child);
+  if (below < 1 || below > 15 || index >> kChildIndexBits != 0) return kFarChild;
+  return static_cast<std::uint32_t>(below) << kChildIndexBits | static_cast<std::uint32_t>(index);
+}
+// The child a code other than kFarChild names, for a parent at `step`.
+inline NodeRef child_ref(int step, std::uint32_t code) {
+  if (code <= kOne) return code;
+  return make_ref(step + static_cast<int>(code >> kChildIndexBits), code & ((1u << kChildIndexBits) - 1));
+}
 
 class LevelNodes {
  public:
@@ -43,6 +68,12 @@ class LevelNodes {
     }
     ++size_;
     return true;
+  }
+
+  // Nodes i, i + 1, … as far as they lie side by side (at least node i).
+  std::span<const NodeChildren> run_from(std::uint64_t i) const {
+    const auto [c, offset] = locate(i);
+    return {chunks_[c].get() + offset, std::min((std::uint64_t{kFirstChunk} << c) - offset, size_ - i)};
   }
 
   // Bytes the chunks take.

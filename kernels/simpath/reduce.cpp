@@ -1,15 +1,26 @@
 // simpath/reduce.cpp — bottom-up reduction and counting, a step at a time.
 //
-// Within a step the work is parallel: the nodes' children are resolved and
-// their counts summed in a parallel loop; the merging of equal nodes is split
-// by hash into kParts partitions, each merged by one thread in node order, so
-// the reduced nodes are numbered the same for any team.
+// A step's nodes are taken in batches: their children's reduced nodes and
+// counts are fetched, then each node that stays (hi child not the
+// 0-terminal) is looked up by its children in one open-addressing table and
+// becomes a new reduced node if none is there yet. The batches hide the
+// waits for memory: every lookup is two random reads (the table's slot, then
+// the key it names), each prefetched for the whole batch before it is used.
+//
+// On a team the table is shared: a slot is claimed with a compare-and-swap,
+// each thread numbers its new nodes in a list of its own, and the lists are
+// laid end to end once the step is done. The reduced ZDD is the same for any
+// team up to the order of each step's nodes.
 #include "simpath/reduce.hpp"
 
 #include <fmt/format.h>
 #include <omp.h>
 
-#include <array>
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <memory>
+#include <span>
 
 #include "harness/process_memory.hpp"
 #include "simpath/big_integer.hpp"
@@ -28,66 +39,41 @@ std::string to_decimal(const std::uint64_t* limbs, int n) {
 
 namespace {
 
-constexpr int kParts = 64;
 // Steps with fewer nodes are reduced by one thread: a team's barriers would cost more.
 constexpr std::size_t kTeamStep = 4096;
+// Nodes looked up together, each of their memory reads prefetched for all of them first.
+constexpr int kLookups = 16;
 // The search's steps are freed as the ZDD grows: their memory is handed back
 // to the kernel every so often, or the process would hold both whole.
 constexpr std::uint64_t kReleaseEvery = std::uint64_t{64} << 20;
+// A thread's new node is named, until the step's lists are laid end to end,
+// by the thread in the index's bits from 32 up and its place in the list below.
+constexpr int kMaxTeam = 256;
 
 std::uint64_t hash_node(const ZddNode& n) {
   const std::uint64_t w[2] = {n.lo, n.hi};
   return hash_words(w, 2);
 }
-int part_of(std::uint64_t hash) { return static_cast<int>(hash >> 58); }  // kParts == 64
-
-// One partition's distinct nodes of a step, numbered as first seen.
-class UniqueTable {
- public:
-  void reset(std::size_t expected) {
-    nodes.clear();
-    std::size_t size = 16;
-    while (size < 2 * expected) size *= 2;
-    slots_.assign(size, 0);
-  }
-  std::uint32_t find_or_insert(const ZddNode& key) {
-    const std::size_t mask = slots_.size() - 1;
-    for (std::size_t i = hash_node(key) & mask;; i = (i + 1) & mask) {
-      if (slots_[i] == 0) {
-        nodes.push_back(key);
-        slots_[i] = static_cast<std::uint32_t>(nodes.size());
-        return slots_[i] - 1;
-      }
-      if (nodes[slots_[i] - 1] == key) return slots_[i] - 1;
-    }
-  }
-  std::vector<ZddNode> nodes;
-
- private:
-  std::vector<std::uint32_t> slots_;  // 0 empty, else index + 1
-};
 
 constexpr std::uint64_t kZeroCount[1] = {0};
 constexpr std::uint64_t kOneCount[1] = {1};
 
 // The reduction of one diagram, from its last step up. run() is the parallel
-// skeleton; a step is reduced by one thread when small (reduce_alone) or by
-// the team (reduce_in_team), in the phases below: set_up, resolve_nodes
-// (over a share of the nodes), merge (per partition), number, place (per
-// partition), map_nodes (per thread).
+// skeleton; a step is reduced by one thread when small or by the team, in
+// three phases: set_up (one thread), add_nodes (each thread a share of the
+// nodes), lay_out (each thread its list and its share's names).
 class Reduction {
  public:
   Reduction(const FrontierPlan& plan, Diagram& diagram, int threads, MemoryBudget& budget)
       : diagram_(diagram),
         budget_(budget),
-        threads_(threads),
+        threads_(std::min(threads, kMaxTeam)),
         m_(plan.steps()),
         maps_(m_),
         counts_(m_),
         kept_bytes_(m_, 0),
-        buckets_(threads),
-        ids_(threads),
-        thread_bits_(threads, 0),
+        lists_(threads_),
+        thread_bits_(threads_, 0),
         sizes_(m_) {
     result_.zdd.edges = plan.edges();
     result_.zdd.levels.resize(m_);
@@ -126,40 +112,39 @@ class Reduction {
   }
 
  private:
-  // A small step, by the one thread that calls it: no barriers.
+  // A node of the step that stays, waiting for its lookup.
+  struct Pending {
+    std::uint64_t x;
+    ZddNode key;
+    std::uint64_t hash;
+  };
+
+  // A small step, by the one thread that calls it: no barriers, no atomics.
   void reduce_alone(int i) {
-    set_up(i);
-    if (!failed()) {
-      resolve_nodes(i, {0, sizes_[i]}, 0);
-      for (int p = 0; p < kParts; ++p) merge(p);
-      number(i);
-    }
-    if (!failed()) {
-      for (int p = 0; p < kParts; ++p) place(i, p);
-      map_nodes(i, 0);
-    }
-    budget_.give(scratch_bytes_);
+    set_up(i, 1);
+    if (failed()) return;
+    add_nodes<false>(i, {0, sizes_[i]}, 0);
+    number(i, 1);
+    if (!failed()) lay_out(i, 0, {0, sizes_[i]}, false);
+    finish();
   }
 
   // A large step, by every thread of the team, which all return the same:
   // false when the budget ran out.
   bool reduce_in_team(int i, int tid, int team) {
 #pragma omp single
-    set_up(i);
+    set_up(i, team);
     if (failed()) return false;
-    resolve_nodes(i, even_share(Range{0, sizes_[i]}, tid, team), tid);
-#pragma omp barrier
-#pragma omp for schedule(dynamic, 1)
-    for (int p = 0; p < kParts; ++p) merge(p);
-#pragma omp single
-    number(i);
-    if (failed()) return false;
-#pragma omp for schedule(dynamic, 1)
-    for (int p = 0; p < kParts; ++p) place(i, p);
-    map_nodes(i, tid);
+    const Range share = even_share(Range{0, sizes_[i]}, tid, team);
+    add_nodes<true>(i, share, tid);
 #pragma omp barrier
 #pragma omp single
-    budget_.give(scratch_bytes_);
+    number(i, team);
+    if (failed()) return false;
+    lay_out(i, tid, share, true);
+#pragma omp barrier
+#pragma omp single
+    finish();
     return true;
   }
 
@@ -176,74 +161,144 @@ class Reduction {
     limbs = c.limbs();
     return c.at(ref_index(r));
   }
+  void prefetch_resolve(NodeRef r) const {
+    if (is_terminal(r)) return;
+    __builtin_prefetch(&maps_[ref_step(r)][ref_index(r)]);
+    __builtin_prefetch(counts_[ref_step(r)].at(ref_index(r)));
+  }
 
-  // Step i's maps, counts and scratch, taken from the budget.
-  void set_up(int i) {
+  // Step i's names, counts, keys and table, taken from the budget.
+  void set_up(int i, int team) {
     const std::size_t n = sizes_[i];
-    maps_[i].assign(n, kZero);
+    maps_[i].reset(new NodeRef[n]);  // not initialised: every entry is written before it is read
     keys_.resize(n);
     counts_[i] = WideCounts(n, WideCounts::limbs_for_sum(widest_bits_));
+    std::size_t slots = 64;
+    while (slots < 2 * n) slots *= 2;
+    table_.assign(slots, 0);
+    shift_ = 64 - std::countr_zero(slots);
     kept_bytes_[i] = n * sizeof(NodeRef) + counts_[i].bytes();
-    scratch_bytes_ = n * (sizeof(ZddNode) + 12);  // keys, bucket entries, ids
+    scratch_bytes_ = n * sizeof(ZddNode) + slots * sizeof(std::uint32_t);
     if (!budget_.take(scratch_bytes_ + kept_bytes_[i])) failed_step_ = i;
-    for (auto& b : buckets_)
-      for (auto& list : b) list.clear();
+    for (int t = 0; t < team; ++t) lists_[t].nodes.clear();
     std::fill(thread_bits_.begin(), thread_bits_.end(), 0);
   }
 
-  // Resolves the children of the nodes in `range`, sums their counts and
-  // buckets the nodes that stay; thread `tid` writes its own buckets only.
-  void resolve_nodes(int i, Range range, int tid) {
-    const LevelNodes& nodes = diagram_.levels[i];
-    WideCounts& count = counts_[i];
-    std::vector<NodeRef>& map = maps_[i];
-    auto& buckets = buckets_[tid];
+  // The nodes of `range`: each one's count, and its reduced node (its lo
+  // child's, a reduced node found by its children, or a new one in thread
+  // t's list). Shared: other threads add to the table at the same time.
+  template <bool kShared>
+  void add_nodes(int i, Range range, int t) {
+    Pending batch[kLookups];
     int bits = 0;
-    for (std::size_t x = range.begin; x < range.end; ++x) {
-      const NodeChildren c = nodes[x];
-      int lo_limbs, hi_limbs;
-      const std::uint64_t* lo_count = count_of(c.lo, lo_limbs);
-      const std::uint64_t* hi_count = count_of(c.hi, hi_limbs);
-      count.set_sum(x, lo_count, lo_limbs, hi_count, hi_limbs);
-      bits = std::max(bits, WideCounts::bits(count.at(x), count.limbs()));
-      const ZddNode key{resolve(c.lo), resolve(c.hi)};
-      if (key.hi == kZero) {
-        map[x] = key.lo;  // zero-suppressed: the node is its lo child
-      } else {
-        keys_[x] = key;
-        buckets[part_of(hash_node(key))].push_back(x);
+    std::span<const NodeChildren> run;  // the nodes from `first` on, side by side
+    for (std::size_t first = range.begin; first < range.end; first += kLookups) {
+      const std::size_t last = std::min<std::size_t>(first + kLookups, range.end);
+      NodeRef lo[kLookups], hi[kLookups];
+      for (std::size_t x = first; x < last; ++x) {
+        if (run.empty()) run = diagram_.levels[i].run_from(x);
+        lo[x - first] = diagram_.child(i, x, run.front(), false),
+               hi[x - first] = diagram_.child(i, x, run.front(), true);
+        run = run.subspan(1);
+        prefetch_resolve(lo[x - first]), prefetch_resolve(hi[x - first]);
+      }
+      int size = 0;
+      for (std::size_t x = first; x < last; ++x) {
+        bits = std::max(bits, add_count(i, x, lo[x - first], hi[x - first]));
+        const ZddNode key{resolve(lo[x - first]), resolve(hi[x - first])};
+        if (key.hi == kZero) {
+          maps_[i][x] = key.lo;  // zero-suppressed: the node is its lo child
+        } else {
+          batch[size] = {x, key, hash_node(key)};
+          __builtin_prefetch(&table_[home(batch[size++].hash)]);
+        }
+      }
+      for (int j = 0; j < size; ++j) {
+        const std::uint32_t there = load<kShared>(table_[home(batch[j].hash)]);
+        if (there != 0) __builtin_prefetch(&keys_[there - 1]);
+      }
+      for (int j = 0; j < size; ++j) add_node<kShared>(i, batch[j], t);
+    }
+    thread_bits_[t] = std::max(thread_bits_[t], bits);
+  }
+
+  // Node x's count from its children's; the bits it takes.
+  int add_count(int i, std::size_t x, NodeRef lo, NodeRef hi) {
+    WideCounts& count = counts_[i];
+    int lo_limbs, hi_limbs;
+    const std::uint64_t* lo_count = count_of(lo, lo_limbs);
+    const std::uint64_t* hi_count = count_of(hi, hi_limbs);
+    count.set_sum(x, lo_count, lo_limbs, hi_count, hi_limbs);
+    return WideCounts::bits(count.at(x), count.limbs());
+  }
+
+  // The reduced node of p.x: the one with its key if the table has it, else
+  // a new one. A table slot holds (the first node with its key) + 1.
+  template <bool kShared>
+  void add_node(int i, const Pending& p, int t) {
+    const std::size_t mask = table_.size() - 1;
+    for (std::size_t j = home(p.hash);; j = (j + 1) & mask) {
+      std::uint32_t there = load<kShared>(table_[j]);
+      if (there == 0) {
+        keys_[p.x] = p.key;
+        maps_[i][p.x] = make_ref(i, static_cast<std::uint64_t>(t) << 32 | lists_[t].nodes.size());
+        if (claim<kShared>(table_[j], static_cast<std::uint32_t>(p.x + 1), there)) {
+          lists_[t].nodes.push_back(p.key);
+          return;
+        }
+      }
+      if (keys_[there - 1] == p.key) {
+        maps_[i][p.x] = maps_[i][there - 1];
+        return;
       }
     }
-    thread_bits_[tid] = std::max(thread_bits_[tid], bits);
+  }
+  template <bool kShared>
+  static std::uint32_t load(std::uint32_t& slot) {
+    if constexpr (kShared) return std::atomic_ref<std::uint32_t>(slot).load(std::memory_order_acquire);
+    return slot;
+  }
+  // Writes `mine` into an empty slot; false, with the winner in `there`, when another thread was first.
+  template <bool kShared>
+  static bool claim(std::uint32_t& slot, std::uint32_t mine, std::uint32_t& there) {
+    if constexpr (kShared) return std::atomic_ref<std::uint32_t>(slot).compare_exchange_strong(there, mine);
+    slot = mine;
+    return true;
   }
 
-  // Merges partition p's equal nodes, in node order (the threads' buckets hold ascending ranges).
-  void merge(int p) {
-    std::size_t expected = 0;
-    for (const auto& b : buckets_) expected += b[p].size();
-    tables_[p].reset(expected);
-    for (std::size_t t = 0; t < buckets_.size(); ++t) {
-      ids_[t][p].resize(buckets_[t][p].size());
-      for (std::size_t k = 0; k < buckets_[t][p].size(); ++k)
-        ids_[t][p][k] = tables_[p].find_or_insert(keys_[buckets_[t][p][k]]);
-    }
-  }
-
-  // Numbers the partitions' nodes one after the other and makes room for
-  // them; frees what no step above needs any more.
-  void number(int i) {
-    for (int p = 0; p < kParts; ++p) base_[p + 1] = base_[p] + tables_[p].nodes.size();
-    if (!budget_.take(base_[kParts] * sizeof(ZddNode))) failed_step_ = i;
-    result_.zdd.levels[i].resize(base_[kParts]);
+  // Numbers the threads' lists one after the other and makes room for them;
+  // frees what no step above needs any more.
+  void number(int i, int team) {
+    base_.assign(team + 1, 0);
+    for (int t = 0; t < team; ++t) base_[t + 1] = base_[t] + lists_[t].nodes.size();
+    if (!budget_.take(base_[team] * sizeof(ZddNode))) failed_step_ = i;
+    if (team > 1) result_.zdd.levels[i].resize(base_[team]);
     for (int bits : thread_bits_) widest_bits_ = std::max(widest_bits_, bits);
     release_search_step(i);
     // Steps beyond i + max_skip have no parent left above them.
     if (const int gone = i + diagram_.max_skip; gone < m_ && counts_[gone].limbs() > 0) {
-      std::vector<NodeRef>().swap(maps_[gone]);
+      maps_[gone].reset();
       counts_[gone] = WideCounts();
       budget_.give(kept_bytes_[gone]);
     }
   }
+
+  // Thread t's list into place, and the names of its share's nodes made final.
+  void lay_out(int i, int t, Range share, bool team) {
+    if (!team) {
+      result_.zdd.levels[i] = std::move(lists_[0].nodes);  // thread 0's names are final already
+      return;
+    }
+    std::copy(lists_[t].nodes.begin(), lists_[t].nodes.end(), result_.zdd.levels[i].begin() + base_[t]);
+    for (std::size_t x = share.begin; x < share.end; ++x) {
+      const NodeRef r = maps_[i][x];
+      if (ref_step(r) != i) continue;  // another step's node: the lo child of a zero-suppressed node
+      const std::uint64_t index = ref_index(r);
+      maps_[i][x] = make_ref(i, base_[index >> 32] + (index & 0xFFFFFFFF));
+    }
+  }
+
+  void finish() { budget_.give(scratch_bytes_); }
 
   // Frees the search's step i, handing the heap back every kReleaseEvery bytes.
   void release_search_step(int i) {
@@ -252,16 +307,7 @@ class Reduction {
     if (released_bytes_ >= kReleaseEvery) harness::release_free_heap(), released_bytes_ = 0;
   }
 
-  void place(int i, int p) {
-    std::copy(tables_[p].nodes.begin(), tables_[p].nodes.end(), result_.zdd.levels[i].begin() + base_[p]);
-  }
-
-  // The numbers of thread t's nodes that stay (its range, so its cache lines).
-  void map_nodes(int i, int t) {
-    for (int p = 0; p < kParts; ++p)
-      for (std::size_t k = 0; k < buckets_[t][p].size(); ++k)
-        maps_[i][buckets_[t][p][k]] = make_ref(i, base_[p] + ids_[t][p][k]);
-  }
+  std::size_t home(std::uint64_t h) const { return static_cast<std::size_t>(h >> shift_); }
 
   Diagram& diagram_;
   MemoryBudget& budget_;
@@ -270,19 +316,20 @@ class Reduction {
   Reduced result_;
   // Per step, search node -> reduced node and its count. A node's children
   // lie at most max_skip steps below it: only that many steps are kept.
-  std::vector<std::vector<NodeRef>> maps_;
+  std::vector<std::unique_ptr<NodeRef[]>> maps_;
   std::vector<WideCounts> counts_;
   std::vector<std::uint64_t> kept_bytes_;
   int widest_bits_ = 1;  // the widest count so far: the 1-terminal's
+  // The step being reduced: each staying node's key, the table of keys, and each thread's new nodes.
   std::vector<ZddNode> keys_;
-  // buckets_[t][p]: the nodes of thread t's range in partition p, ascending;
-  // ids_[t][p]: their numbers within the partition. Kept apart per thread
-  // and partition, so that no two threads write to one cache line.
-  std::vector<std::array<std::vector<std::uint64_t>, kParts>> buckets_;
-  std::vector<std::array<std::vector<std::uint32_t>, kParts>> ids_;
+  std::vector<std::uint32_t> table_;
+  int shift_ = 64;
+  struct alignas(64) List {  // a line of its own: each thread appends to its list at every new node
+    std::vector<ZddNode> nodes;
+  };
+  std::vector<List> lists_;
   std::vector<int> thread_bits_;
-  std::array<UniqueTable, kParts> tables_;
-  std::array<std::uint64_t, kParts + 1> base_{};
+  std::vector<std::uint64_t> base_;
   std::vector<std::size_t> sizes_;  // nodes per step of the search
   std::uint64_t scratch_bytes_ = 0;
   std::uint64_t released_bytes_ = 0;  // of the search's nodes, since the heap was last trimmed

@@ -15,7 +15,8 @@ struct Reduced {
 // Bottom up, step by step: a node whose hi child is the 0-terminal becomes its
 // lo child, and nodes of a step with equal children become one; the family's
 // size is counted on the way. Consumes `diagram` (each step freed once done).
-// Runs on an OpenMP team of `threads`; the result does not depend on it.
+// Runs on an OpenMP team of `threads`; the result does not depend on it, up
+// to the order of each step's nodes.
 // Error(input) when `budget` runs out.
 Reduced reduce_and_count(const FrontierPlan& plan, Diagram& diagram, int threads, MemoryBudget& budget);
 

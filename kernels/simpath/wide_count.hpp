@@ -8,25 +8,32 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace ulibc::simpath::detail {
 
-// n numbers of `limbs` limbs each, least significant limb first.
+// n numbers of `limbs` limbs each, least significant limb first; not
+// initialised (each is set once, by set_sum, before it is read).
 class WideCounts {
  public:
   WideCounts() = default;
-  WideCounts(std::size_t n, int limbs) : limbs_(limbs), data_(n * static_cast<std::size_t>(limbs), 0) {}
+  WideCounts(std::size_t n, int limbs)
+      : limbs_(limbs), size_(n * static_cast<std::size_t>(limbs)), data_(new std::uint64_t[size_]) {}
 
   int limbs() const { return limbs_; }
-  std::uint64_t* at(std::size_t i) { return data_.data() + i * limbs_; }
-  const std::uint64_t* at(std::size_t i) const { return data_.data() + i * limbs_; }
-  std::size_t bytes() const { return data_.size() * sizeof(std::uint64_t); }
+  std::uint64_t* at(std::size_t i) { return data_.get() + i * limbs_; }
+  const std::uint64_t* at(std::size_t i) const { return data_.get() + i * limbs_; }
+  std::size_t bytes() const { return size_ * sizeof(std::uint64_t); }
 
   // dst = a + b; a has a_limbs limbs, b b_limbs, dst limbs() (enough by construction).
   void set_sum(std::size_t i, const std::uint64_t* a, int a_limbs, const std::uint64_t* b, int b_limbs) {
     std::uint64_t* dst = at(i);
+    if (limbs_ == 1) {  // most steps: the counts below the middle fit a word
+      dst[0] = a[0] + b[0];
+      return;
+    }
     unsigned carry = 0;
     for (int l = 0; l < limbs_; ++l) {
       const std::uint64_t x = l < a_limbs ? a[l] : 0, y = l < b_limbs ? b[l] : 0;
@@ -48,7 +55,8 @@ class WideCounts {
 
  private:
   int limbs_ = 0;  // 0: empty
-  std::vector<std::uint64_t> data_;
+  std::size_t size_ = 0;
+  std::unique_ptr<std::uint64_t[]> data_;
 };
 
 // The decimal digits of a count.

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "expect_error.hpp"
+#include "simpath/build.hpp"
 #include "simpath/edge_order.hpp"
 #include "simpath/frontier.hpp"
 #include "simpath/sample.hpp"
@@ -312,6 +313,43 @@ TEST(Simpath, ChainedCliquesCountBeyond128Bits) {
   }
   // In parallel once (each step costs the team a few barriers: kept short).
   EXPECT_EQ(count_of(clique_chain(12, 8), 2), power(1957, 12));
+}
+
+// A node's child is coded in 32 bits only while it lies at most 15 steps
+// below and its index fits 28 bits (level_nodes.hpp); others are kept
+// aside. Here s = 0 reaches a = 1, whose 20 pendant edges (to 2..21) come
+// next in the input order: none can be taken, so the node after taking
+// {0, 1} has its child 21 steps below. Paths: 0-1-22 and 0-23-22.
+TEST(Simpath, AChildFarBelowItsParentIsKept) {
+  graph::EdgeList input{.vertices = 24};
+  input.edges.push_back({0, 1});
+  for (Vertex p = 2; p <= 21; ++p) input.edges.push_back({1, p});
+  input.edges.push_back({1, 22});
+  input.edges.push_back({0, 23});
+  input.edges.push_back({23, 22});
+  const PathProblem broom = graph_problem(input, 0, 22, "broom");
+  ASSERT_EQ(brute_force_paths(broom), 2u);
+  for (int threads : {1, 2}) {
+    const Result r = solve(broom, {.order = EdgeOrder::input, .threads = threads});
+    EXPECT_EQ(r.count, "2") << threads;
+    EXPECT_EQ(zdd_defect(r.zdd, r.count), "") << threads;
+  }
+
+  detail::Diagram d;
+  d.levels.resize(40);
+  detail::MemoryBudget budget(1 << 20);
+  for (int i = 0; i < 2; ++i) ASSERT_TRUE(d.levels[3].push(budget));
+  const NodeRef near = make_ref(18, 5), far = make_ref(19, 7), wide = make_ref(4, std::uint64_t{1} << 28);
+  d.set_child(3, 0, false, near);
+  d.set_child(3, 0, true, far);
+  d.set_child(3, 1, false, wide);
+  d.set_child(3, 1, true, kOne);
+  EXPECT_EQ(d.child(3, 0, false), near);
+  EXPECT_EQ(d.child(3, 0, true), far);
+  EXPECT_EQ(d.child(3, 1, false), wide);
+  EXPECT_EQ(d.child(3, 1, true), kOne);
+  EXPECT_EQ(d.levels[3][0].hi, detail::kFarChild);  // kept aside, not wrapped round
+  d.levels[3].release(budget);
 }
 
 TEST(Simpath, RectangularGridsAreSymmetricAndMatchBruteForce) {
