@@ -48,16 +48,18 @@ each harmonic mean and of the per-round ratios ULIBC/GAP and ULIBC/Boost
 Memory, per input tuple (edgefactor x 2^SCALE), two ways. Peak RSS: the
 process's high-water mark (GNU time's %M from /usr/bin/time; wait4's
 ru_maxrss without it), the largest of the rounds. It counts whatever a
-program holds while getting its graph: ULIBC generates the tuples and keeps
-them (validation reads them) beside its CSR and its kernel's copy; GAP loads
-a ready .sg; Boost reads the tuples and builds. Structural: the graph and one
-search's state. ULIBC: its record's parameters.graph_bytes (the CSR) + the
-variant's details.kernel_bytes (the kernel's own copy of the arcs, ordered
-for the search, and its per-vertex state). GAP, computed from its vertex and
-edge counts: the CSR, (n+1) 8-byte row pointers + arcs x 4, and DOBFS's
-parent array (n x 4), sliding queue (n x 4) and two bitmaps (n / 8 each).
-Boost, from its record: the CSR, (n+1) x 8 + arcs x 4, with the parent array
-(n x 4) and two-bit colour map (n / 4).
+program holds while getting its graph and checking its answers: ULIBC holds
+no tuples (its kernel counts and scatters them as the generator draws them,
+twice, and its validator draws them again for each search) but its
+validator's 9 bytes a vertex count here; GAP loads a ready .sg; Boost reads
+the tuples and builds. Structural: the graph and one search's state. ULIBC:
+its record's parameters.graph_bytes (what it holds outside the kernel: 0 for
+a generated graph, a file's tuples) + the variant's details.kernel_bytes (the
+kernel's lists, ordered for the search, as allocated, and its per-vertex
+state). GAP, computed from its vertex and edge counts: the CSR, (n+1) 8-byte
+row pointers + arcs x 4, and DOBFS's parent array (n x 4), sliding queue
+(n x 4) and two bitmaps (n / 8 each). Boost, from its record: the CSR,
+(n+1) x 8 + arcs x 4, with the parent array (n x 4) and two-bit colour map (n / 4).
 
 usage: bfs_vs_peers.py ULIBC [--gap DIR] [--boost PATH] [--workdir DIR] [--scales 20,22]
                        [--threads 2] [--rounds 3] [--roots 64] [--seed N] [--variant do]
