@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <unordered_set>
 
 #include "ulibc/error.hpp"
 
@@ -60,19 +61,19 @@ PathProblem graph_problem(const graph::EdgeList& input, Vertex s, Vertex t, std:
   check_ends(s, t, input.vertices);
   PathProblem p{.vertices = static_cast<Vertex>(input.vertices), .s = s, .t = t, .name = std::move(name)};
   CleanReport seen;
+  // Kept in the input's order (the "input" edge order is the file's), each edge at its first appearance.
+  std::unordered_set<std::uint64_t> kept;
   for (const graph::Edge& e : input.edges) {
     if (e.u < 0 || e.v < 0 || e.u >= input.vertices || e.v >= input.vertices)
       throw input_error(fmt::format("edge {{{}, {}}} names a vertex outside 0..{}", e.u, e.v, input.vertices - 1));
+    const PathEdge edge{std::min(e.u, e.v), std::max(e.u, e.v)};
     if (e.u == e.v)
       ++seen.self_loops;
+    else if (!kept.insert(static_cast<std::uint64_t>(edge.u) << 32 | static_cast<std::uint32_t>(edge.v)).second)
+      ++seen.duplicates;
     else
-      p.edges.push_back({std::min(e.u, e.v), std::max(e.u, e.v)});
+      p.edges.push_back(edge);
   }
-  const auto by_ends = [](const PathEdge& a, const PathEdge& b) { return a.u != b.u ? a.u < b.u : a.v < b.v; };
-  std::sort(p.edges.begin(), p.edges.end(), by_ends);
-  const std::size_t before = p.edges.size();
-  p.edges.erase(std::unique(p.edges.begin(), p.edges.end()), p.edges.end());
-  seen.duplicates = static_cast<std::int64_t>(before - p.edges.size());
   if (report) *report = seen;
   return p;
 }

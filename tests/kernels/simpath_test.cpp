@@ -800,8 +800,10 @@ TEST(Simpath, SelfLoopsAndRepeatedEdgesAreDroppedAndReported) {
   const PathProblem p = graph_problem(messy, 0, 3, "messy", &report);
   EXPECT_EQ(report.self_loops, 3);
   EXPECT_EQ(report.duplicates, 4);  // {0,1} twice more, {1,2} and {2,3} once more
-  const std::vector<PathEdge> clean = {{0, 1}, {0, 4}, {1, 2}, {1, 3}, {2, 3}, {3, 4}};
+  // Each edge where it first appears: the "input" order is the file's.
+  const std::vector<PathEdge> clean = {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {1, 3}, {0, 4}};
   EXPECT_TRUE(p.edges == clean);
+  EXPECT_TRUE(solve(p, {.order = EdgeOrder::input}).zdd.edges == clean);
   EXPECT_EQ(p.vertices, 5);
   const graph::EdgeList simple{.vertices = 5, .edges = {{0, 1}, {0, 4}, {1, 2}, {1, 3}, {2, 3}, {3, 4}}};
   const PathProblem q = graph_problem(simple, 0, 3, "simple");
