@@ -41,8 +41,10 @@ namespace {
 
 // Steps with fewer nodes are reduced by one thread: a team's barriers would cost more.
 constexpr std::size_t kTeamStep = 4096;
-// Nodes looked up together, each of their memory reads prefetched for all of them first.
-constexpr int kLookups = 16;
+// The distance in nodes between the stages of the reduction's pipeline, and the ring that holds them.
+constexpr std::size_t kAhead = 8;
+constexpr std::size_t kRing = 32;
+static_assert(kRing > 3 * kAhead && std::has_single_bit(kRing));
 // The search's steps are freed as the ZDD grows: their memory is handed back
 // to the kernel every so often, or the process would hold both whole.
 constexpr std::uint64_t kReleaseEvery = std::uint64_t{64} << 20;
@@ -69,7 +71,6 @@ class Reduction {
         budget_(budget),
         threads_(std::min(threads, kMaxTeam)),
         m_(plan.steps()),
-        maps_(m_),
         counts_(m_),
         kept_bytes_(m_, 0),
         lists_(threads_),
@@ -112,9 +113,8 @@ class Reduction {
   }
 
  private:
-  // A node of the step that stays, waiting for its lookup.
+  // A node in the pipeline of add_nodes: its children, then its key.
   struct Pending {
-    std::uint64_t x;
     ZddNode key;
     std::uint64_t hash;
   };
@@ -150,7 +150,8 @@ class Reduction {
 
   bool failed() const { return failed_step_ >= 0; }
   // A search node's reduced node.
-  NodeRef resolve(NodeRef r) const { return is_terminal(r) ? r : maps_[ref_step(r)][ref_index(r)]; }
+  NodeRef resolve(NodeRef r) const { return is_terminal(r) ? r : counts_[ref_step(r)].tag(ref_index(r)); }
+  NodeRef& name(int i, std::size_t x) { return counts_[i].tag(x); }
   // A search node's count, of `limbs` limbs.
   const std::uint64_t* count_of(NodeRef r, int& limbs) const {
     if (is_terminal(r)) {
@@ -162,62 +163,71 @@ class Reduction {
     return c.at(ref_index(r));
   }
   void prefetch_resolve(NodeRef r) const {
-    if (is_terminal(r)) return;
-    __builtin_prefetch(&maps_[ref_step(r)][ref_index(r)]);
-    __builtin_prefetch(counts_[ref_step(r)].at(ref_index(r)));
+    if (!is_terminal(r)) __builtin_prefetch(counts_[ref_step(r)].at(ref_index(r)) - 1);  // the tag, then the count
   }
 
   // Step i's names, counts, keys and table, taken from the budget.
   void set_up(int i, int team) {
     const std::size_t n = sizes_[i];
-    maps_[i].reset(new NodeRef[n]);  // not initialised: every entry is written before it is read
     keys_.resize(n);
     counts_[i] = WideCounts(n, WideCounts::limbs_for_sum(widest_bits_));
     std::size_t slots = 64;
     while (slots < 2 * n) slots *= 2;
     table_.assign(slots, 0);
     shift_ = 64 - std::countr_zero(slots);
-    kept_bytes_[i] = n * sizeof(NodeRef) + counts_[i].bytes();
+    kept_bytes_[i] = counts_[i].bytes();
     scratch_bytes_ = n * sizeof(ZddNode) + slots * sizeof(std::uint32_t);
     if (!budget_.take(scratch_bytes_ + kept_bytes_[i])) failed_step_ = i;
-    for (int t = 0; t < team; ++t) lists_[t].nodes.clear();
+    for (int t = 0; t < team; ++t) {
+      lists_[t].nodes.clear();
+      lists_[t].nodes.reserve(team == 1 ? n
+                                        : n / team + n / 8);  // no copying as they grow; untouched pages cost nothing
+    }
     std::fill(thread_bits_.begin(), thread_bits_.end(), 0);
   }
 
   // The nodes of `range`: each one's count, and its reduced node (its lo
   // child's, a reduced node found by its children, or a new one in thread
   // t's list). Shared: other threads add to the table at the same time.
+  //
+  // A pipeline, node x in four stages a distance kAhead apart: its children
+  // read and their names and counts prefetched; those used (count, key,
+  // hash) and its table slot prefetched; the slot read and the key it names
+  // prefetched; the lookup. Each wait for memory overlaps with other nodes' work.
   template <bool kShared>
   void add_nodes(int i, Range range, int t) {
-    Pending batch[kLookups];
+    Pending ring[kRing];
+    std::span<const NodeChildren> run;  // the nodes from the first stage's on, side by side
     int bits = 0;
-    std::span<const NodeChildren> run;  // the nodes from `first` on, side by side
-    for (std::size_t first = range.begin; first < range.end; first += kLookups) {
-      const std::size_t last = std::min<std::size_t>(first + kLookups, range.end);
-      NodeRef lo[kLookups], hi[kLookups];
-      for (std::size_t x = first; x < last; ++x) {
+    const std::size_t end = range.end + 3 * kAhead;
+    for (std::size_t x = range.begin; x < end; ++x) {
+      if (x < range.end) {
         if (run.empty()) run = diagram_.levels[i].run_from(x);
-        lo[x - first] = diagram_.child(i, x, run.front(), false),
-               hi[x - first] = diagram_.child(i, x, run.front(), true);
+        Pending& p = ring[x % kRing];
+        p.key = {diagram_.child(i, x, run.front(), false), diagram_.child(i, x, run.front(), true)};
         run = run.subspan(1);
-        prefetch_resolve(lo[x - first]), prefetch_resolve(hi[x - first]);
+        prefetch_resolve(p.key.lo), prefetch_resolve(p.key.hi);
       }
-      int size = 0;
-      for (std::size_t x = first; x < last; ++x) {
-        bits = std::max(bits, add_count(i, x, lo[x - first], hi[x - first]));
-        const ZddNode key{resolve(lo[x - first]), resolve(hi[x - first])};
-        if (key.hi == kZero) {
-          maps_[i][x] = key.lo;  // zero-suppressed: the node is its lo child
-        } else {
-          batch[size] = {x, key, hash_node(key)};
-          __builtin_prefetch(&table_[home(batch[size++].hash)]);
-        }
+      if (const std::size_t y = x - kAhead; x >= range.begin + kAhead && y < range.end) {
+        Pending& p = ring[y % kRing];
+        bits = std::max(bits, add_count(i, y, p.key.lo, p.key.hi));
+        p.key = {resolve(p.key.lo), resolve(p.key.hi)};
+        p.hash = hash_node(p.key);
+        if (p.key.hi != kZero) __builtin_prefetch(&table_[home(p.hash)]);
       }
-      for (int j = 0; j < size; ++j) {
-        const std::uint32_t there = load<kShared>(table_[home(batch[j].hash)]);
-        if (there != 0) __builtin_prefetch(&keys_[there - 1]);
+      if (const std::size_t y = x - 2 * kAhead; x >= range.begin + 2 * kAhead && y < range.end) {
+        const Pending& p = ring[y % kRing];
+        if (p.key.hi != kZero)
+          if (const std::uint32_t there = load<kShared>(table_[home(p.hash)]); there != 0)
+            __builtin_prefetch(&keys_[there - 1]);
       }
-      for (int j = 0; j < size; ++j) add_node<kShared>(i, batch[j], t);
+      if (const std::size_t y = x - 3 * kAhead; x >= range.begin + 3 * kAhead && y < range.end) {
+        const Pending& p = ring[y % kRing];
+        if (p.key.hi == kZero)
+          name(i, y) = p.key.lo;  // zero-suppressed: the node is its lo child
+        else
+          add_node<kShared>(i, y, p, t);
+      }
     }
     thread_bits_[t] = std::max(thread_bits_[t], bits);
   }
@@ -232,23 +242,23 @@ class Reduction {
     return WideCounts::bits(count.at(x), count.limbs());
   }
 
-  // The reduced node of p.x: the one with its key if the table has it, else
+  // The reduced node of node x (p its key): the one with its key if the table has it, else
   // a new one. A table slot holds (the first node with its key) + 1.
   template <bool kShared>
-  void add_node(int i, const Pending& p, int t) {
+  void add_node(int i, std::size_t x, const Pending& p, int t) {
     const std::size_t mask = table_.size() - 1;
     for (std::size_t j = home(p.hash);; j = (j + 1) & mask) {
       std::uint32_t there = load<kShared>(table_[j]);
       if (there == 0) {
-        keys_[p.x] = p.key;
-        maps_[i][p.x] = make_ref(i, static_cast<std::uint64_t>(t) << 32 | lists_[t].nodes.size());
-        if (claim<kShared>(table_[j], static_cast<std::uint32_t>(p.x + 1), there)) {
+        keys_[x] = p.key;
+        name(i, x) = make_ref(i, static_cast<std::uint64_t>(t) << 32 | lists_[t].nodes.size());
+        if (claim<kShared>(table_[j], static_cast<std::uint32_t>(x + 1), there)) {
           lists_[t].nodes.push_back(p.key);
           return;
         }
       }
       if (keys_[there - 1] == p.key) {
-        maps_[i][p.x] = maps_[i][there - 1];
+        name(i, x) = name(i, there - 1);
         return;
       }
     }
@@ -277,7 +287,6 @@ class Reduction {
     release_search_step(i);
     // Steps beyond i + max_skip have no parent left above them.
     if (const int gone = i + diagram_.max_skip; gone < m_ && counts_[gone].limbs() > 0) {
-      maps_[gone].reset();
       counts_[gone] = WideCounts();
       budget_.give(kept_bytes_[gone]);
     }
@@ -291,10 +300,10 @@ class Reduction {
     }
     std::copy(lists_[t].nodes.begin(), lists_[t].nodes.end(), result_.zdd.levels[i].begin() + base_[t]);
     for (std::size_t x = share.begin; x < share.end; ++x) {
-      const NodeRef r = maps_[i][x];
+      const NodeRef r = name(i, x);
       if (ref_step(r) != i) continue;  // another step's node: the lo child of a zero-suppressed node
       const std::uint64_t index = ref_index(r);
-      maps_[i][x] = make_ref(i, base_[index >> 32] + (index & 0xFFFFFFFF));
+      name(i, x) = make_ref(i, base_[index >> 32] + (index & 0xFFFFFFFF));
     }
   }
 
@@ -314,9 +323,8 @@ class Reduction {
   const int threads_;
   const int m_;
   Reduced result_;
-  // Per step, search node -> reduced node and its count. A node's children
-  // lie at most max_skip steps below it: only that many steps are kept.
-  std::vector<std::unique_ptr<NodeRef[]>> maps_;
+  // Per step, each search node's count, tagged with its reduced node. A
+  // node's children lie at most max_skip steps below it: only that many steps are kept.
   std::vector<WideCounts> counts_;
   std::vector<std::uint64_t> kept_bytes_;
   int widest_bits_ = 1;  // the widest count so far: the 1-terminal's

@@ -14,17 +14,21 @@
 
 namespace ulibc::simpath::detail {
 
-// n numbers of `limbs` limbs each, least significant limb first; not
-// initialised (each is set once, by set_sum, before it is read).
+// n numbers of `limbs` limbs each, least significant limb first, each
+// after a word the caller tags it with (the reduction: the node's reduced
+// name), so that one cache line brings both; not initialised (each is set
+// once, by set_sum, before it is read).
 class WideCounts {
  public:
   WideCounts() = default;
   WideCounts(std::size_t n, int limbs)
-      : limbs_(limbs), size_(n * static_cast<std::size_t>(limbs)), data_(new std::uint64_t[size_]) {}
+      : limbs_(limbs), stride_(limbs + 1), size_(n * stride_), data_(new std::uint64_t[size_]) {}
 
   int limbs() const { return limbs_; }
-  std::uint64_t* at(std::size_t i) { return data_.get() + i * limbs_; }
-  const std::uint64_t* at(std::size_t i) const { return data_.get() + i * limbs_; }
+  std::uint64_t* at(std::size_t i) { return data_.get() + i * stride_ + 1; }
+  const std::uint64_t* at(std::size_t i) const { return data_.get() + i * stride_ + 1; }
+  std::uint64_t& tag(std::size_t i) { return data_[i * stride_]; }
+  std::uint64_t tag(std::size_t i) const { return data_[i * stride_]; }
   std::size_t bytes() const { return size_ * sizeof(std::uint64_t); }
 
   // dst = a + b; a has a_limbs limbs, b b_limbs, dst limbs() (enough by construction).
@@ -55,6 +59,7 @@ class WideCounts {
 
  private:
   int limbs_ = 0;  // 0: empty
+  std::size_t stride_ = 1;
   std::size_t size_ = 0;
   std::unique_ptr<std::uint64_t[]> data_;
 };
