@@ -30,6 +30,16 @@ then its down edge (a frontier of K+2 vertices). Graphillion keeps it with
 traversal='as-is'; its default, 'greedy', gives odd K a frontier of about 2K
 and runs out of memory from K=9 (try --graphillion-traversal greedy).
 
+Real graphs (--graph NAME=FILE:S:T, repeatable): a MATPOWER case file (.m:
+its in-service branches, buses numbered in sorted order from 0), a TNTP
+network (_net.tntp: its links as undirected edges, nodes numbered in sorted
+order from 0) or an edge list ("u v" lines, ids from 0); S and T in that
+numbering, or "far" for the first pair at the largest hop distance.
+Self-loops and repeated edges are dropped. The edges are written in the
+order `ulibc simpath` picks for the graph (read back from its --zdd file),
+and every program then takes that file in its order (ULIBC --order input),
+so all build the same ZDD. Graphillion runs grids only.
+
 Counts are checked against each other at each K and against OEIS A007764
 (K <= 16); a mismatch stops the script with an error. A run past --timeout,
 killed by a signal or out of memory (--mem-limit sets RLIMIT_AS) is reported
@@ -41,7 +51,7 @@ largest peak RSS of the rounds (GNU time's %M from /usr/bin/time, else the
 program's own VmHWM); ZDD nodes, and those made before reduction.
 
 usage: simpath_vs_peers.py ULIBC [--tdzdd DIR] [--graphillion-python PATH] [--grids 9,10,...]
-                           [--rounds 3] [--threads 1,2] [--timeout S] [--mem-limit GiB]
+                           [--graph NAME=FILE:S:T ...] [--rounds 3] [--threads 1,2] [--timeout S] [--mem-limit GiB]
                            [--graphillion-traversal as-is] [--workdir DIR] [--keep]
   ULIBC is build/bin/ulibc; DIR defaults to $TDZDD_DIR, PATH to $GRAPHILLION_PYTHON.
 Example:
@@ -53,6 +63,7 @@ Example:
 import argparse
 import json
 import os
+import re
 import resource
 import shlex
 import shutil
@@ -61,6 +72,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from collections import deque
 
 # OEIS A007764: simple corner-to-corner paths in the K x K-cell grid.
 KNOWN = {1: 2, 2: 12, 3: 184, 4: 8512, 5: 1262816, 6: 575780564, 7: 789360053252,
@@ -224,13 +236,103 @@ def run(cmd, timeout, mem_limit=None, env=None):
     return status, out, rss, err[-2000:]
 
 
+def read_graph_edges(path):
+    """(u, v) pairs of a MATPOWER case, a TNTP network or an edge list, numbered from 0 as the docstring says."""
+    text = open(path).read()
+    if path.endswith(".m"):
+        body = re.search(r"mpc\.branch\s*=\s*\[(.*?)\];", text, re.S)
+        if not body:
+            sys.exit(f"{path}: no mpc.branch matrix (not a MATPOWER case?)")
+        rows = [line.split("%")[0].strip().rstrip(";").split() for line in body.group(1).splitlines()]
+        pairs = [(int(r[0]), int(r[1])) for r in rows if len(r) > 10 and float(r[10]) > 0]
+    elif path.endswith(".tntp"):
+        if "<END OF METADATA>" not in text:
+            sys.exit(f"{path}: no <END OF METADATA> (not a TNTP network?)")
+        rows = [line.split() for line in text.split("<END OF METADATA>", 1)[1].splitlines()]
+        pairs = [(int(r[0]), int(r[1])) for r in rows if len(r) >= 2 and not r[0].startswith("~")]
+    else:
+        return [(int(a), int(b)) for a, b in (line.split()[:2] for line in text.splitlines() if line.strip())]
+    ids = {x: i for i, x in enumerate(sorted({x for e in pairs for x in e}))}
+    return [(ids[u], ids[v]) for u, v in pairs]
+
+
+def simple_edges(pairs):
+    seen, out = set(), []
+    for u, v in pairs:
+        key = (min(u, v), max(u, v))
+        if u != v and key not in seen:
+            seen.add(key)
+            out.append(key)
+    return out
+
+
+def farthest_pair(edges):
+    adj = {}
+    for u, v in edges:
+        adj.setdefault(u, []).append(v), adj.setdefault(v, []).append(u)
+    best = (-1, 0, 0)
+    for s in sorted(adj):
+        dist, queue = {s: 0}, deque([s])
+        while queue:
+            x = queue.popleft()
+            for y in adj[x]:
+                if y not in dist:
+                    dist[y] = dist[x] + 1
+                    queue.append(y)
+        best = max(best, max((d, -s, -t) for t, d in dist.items()))
+    return -best[1], -best[2], best[0]
+
+
+def prepare_graph(args, spec, workdir):
+    """A Case for NAME=FILE:S:T: the simple graph written in ULIBC's chosen edge order."""
+    name, _, rest = spec.partition("=")
+    path, s, t = rest.rsplit(":", 2) if rest.count(":") >= 2 else sys.exit(f"--graph {spec}: want NAME=FILE:S:T")
+    edges = simple_edges(read_graph_edges(path))
+    hops = None
+    if s == "far" or t == "far":
+        s, t, hops = farthest_pair(edges)
+    raw = os.path.join(workdir, f"{name}.raw.edges")
+    with open(raw, "w") as f:
+        f.writelines(f"{u} {v}\n" for u, v in edges)
+    zdd = os.path.join(workdir, f"{name}.zdd")
+    status, _, _, err = run([args.ulibc, "simpath", "--file", raw, "--s", s, "--t", t, "--threads", 1,
+                             "--zdd", zdd], args.timeout)
+    if status != "ok":
+        sys.exit(f"ordering {name} with `ulibc simpath` {status}: {err.strip()[-300:]}")
+    lines = [line.split() for line in open(zdd) if not line.startswith("#")]
+    first = next(i for i, f in enumerate(lines) if f[:1] == ["edges"]) + 1  # docs/ZDD_FORMAT.md
+    order = [(int(f[1]), int(f[2])) for f in lines[first:first + int(lines[first - 1][1])]]
+    if sorted(map(tuple, map(sorted, order))) != sorted(edges):
+        sys.exit(f"{zdd}: its edges are not the graph's ({len(order)} against {len(edges)}); see docs/ZDD_FORMAT.md")
+    ordered = os.path.join(workdir, f"{name}.edges")
+    with open(ordered, "w") as f:
+        f.writelines(f"{u} {v}\n" for u, v in order)
+    vertices = len({x for e in edges for x in e})
+    where = f", {hops} hops apart" if hops is not None else ""
+    return Case(name, vertices, len(edges), [ordered, s, t], f"{name}: {path}, s={s} t={t}{where}")
+
+
+class Case:
+    """What the programs count: the K x K-cell grid (k) or a graph file in its edge order, with its ends."""
+
+    def __init__(self, name, vertices, edges, files=None, about=None, k=None):
+        self.name, self.vertices, self.edges, self.files, self.about, self.k = name, vertices, edges, files, about, k
+
+    def ulibc(self):
+        return ["--grid", self.k] if self.k else ["--file", self.files[0], "--s", self.files[1], "--t",
+                                                    self.files[2], "--order", "input"]
+
+    def tdzdd(self):
+        return ["--grid", self.k] if self.k else ["--edges"] + self.files
+
+
 class Program:
     def __init__(self, label, cmd, env=None):
         self.label, self.cmd, self.env = label, cmd, env
         self.dead = None  # why it is not run any more
 
-    def measure(self, args, k):
-        status, out, rss, err = run(self.cmd(k), args.timeout, args.mem_limit, self.env)
+    def measure(self, args, case):
+        status, out, rss, err = run(self.cmd(case), args.timeout, args.mem_limit, self.env)
         if status != "ok":
             return status, err
         try:
@@ -306,6 +408,8 @@ def main():
     parser.add_argument("--graphillion-traversal", default="as-is", choices=["as-is", "greedy", "bfs", "dfs"])
     parser.add_argument("--no-graphillion-nodes", action="store_true", help="skip counting Graphillion's ZDD")
     parser.add_argument("--grids", default="9,10,11,12,13,14", help="values of K (K x K cells)")
+    parser.add_argument("--graph", action="append", default=[], metavar="NAME=FILE:S:T",
+                        help="a real graph too (MATPOWER .m, TNTP _net.tntp or 'u v' lines; S, T or 'far')")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--threads", default="1,2", help="ULIBC's and TdZdd's thread counts")
     parser.add_argument("--timeout", type=float, default=600, help="seconds per run (default 600)")
@@ -314,7 +418,7 @@ def main():
     parser.add_argument("--keep", action="store_true", help="keep the work directory")
     args = parser.parse_args()
     args.ulibc = os.path.abspath(args.ulibc)
-    grids = [int(k) for k in args.grids.split(",")]
+    grids = [int(k) for k in args.grids.split(",") if k]
     threads = sorted({int(t) for t in args.threads.split(",")})
     if args.tdzdd and not os.path.isfile(os.path.join(args.tdzdd, "include", "tdzdd", "spec", "PathZdd.hpp")):
         sys.exit(f"not a TdZdd clone (no include/tdzdd/spec/PathZdd.hpp): {args.tdzdd}")
@@ -330,13 +434,13 @@ def main():
         print(f"# ULIBC skipped: {why}")
     else:
         for t in threads:
-            programs.append(Program(f"ULIBC {t}t", lambda k, t=t: [args.ulibc, "simpath", "--grid", k,
-                                    "--threads", t, "--policy", "compact", "--json"]))
+            programs.append(Program(f"ULIBC {t}t", lambda c, t=t: [args.ulibc, "simpath"] + c.ulibc() +
+                                    ["--threads", t, "--policy", "compact", "--json"]))
     if args.tdzdd:
         driver = build_driver(args, workdir)
         for t in threads:
             env = {"OMP_NUM_THREADS": str(t), "OMP_PROC_BIND": "close", "OMP_PLACES": "cores"}
-            programs.append(Program(f"TdZdd {t}t", lambda k, t=t: [driver, "--grid", k, "--threads", t], env))
+            programs.append(Program(f"TdZdd {t}t", lambda c, t=t: [driver] + c.tdzdd() + ["--threads", t], env))
     else:
         print("# TdZdd skipped: no --tdzdd DIR nor $TDZDD_DIR")
     if args.graphillion_python:
@@ -344,24 +448,33 @@ def main():
         with open(script, "w") as f:
             f.write(GRAPHILLION_SOURCE)
         nodes = "0" if args.no_graphillion_nodes else "1"
-        programs.append(Program("Graphillion 1t", lambda k: [args.graphillion_python, script, k,
+        programs.append(Program("Graphillion 1t", lambda c: [args.graphillion_python, script, c.k,
                                 args.graphillion_traversal, nodes], {"OMP_NUM_THREADS": "1"}))
     else:
         print("# Graphillion skipped: no --graphillion-python PATH nor $GRAPHILLION_PYTHON")
     if not programs:
         sys.exit("nothing to run")
 
+    cases = [Case(str(k), (k + 1) ** 2, 2 * k * (k + 1), k=k) for k in grids]
+    if args.graph and not why:
+        cases += [prepare_graph(args, spec, workdir) for spec in args.graph]
+    for c in cases:
+        if c.about:
+            print(f"# {c.about}")
     rows = []
-    for k in grids:
+    for case in cases:
+        k = case.name
         results = {p.label: [] for p in programs}
         counts = {}  # label -> count
         for rnd in range(args.rounds):
             for p in programs:
+                if p.label.startswith("Graphillion") and not case.k:
+                    continue  # grids only
                 if p.dead:
                     if rnd == 0:
                         results[p.label].append(f"skipped ({p.dead})")
                     continue
-                status, res = p.measure(args, k)
+                status, res = p.measure(args, case)
                 if status != "ok":
                     p.dead = f"{status} at K={k}"
                     results[p.label].append(status)
@@ -369,7 +482,7 @@ def main():
                     continue
                 results[p.label].append(res)
                 counts[p.label] = res["count"]
-                known = KNOWN.get(k)
+                known = KNOWN.get(case.k)
                 if len(set(counts.values())) > 1 or (known is not None and res["count"] != known):
                     sys.exit(f"COUNT MISMATCH at K={k}: {counts}" + (f", OEIS A007764: {known}" if known else ""))
                 rss = f"{res['rss'] / 2**20:.1f} MiB" if res["rss"] else "?"
@@ -378,38 +491,38 @@ def main():
                       + (f"; order {res['rec']['order']}" if "order" in res["rec"] else "") + "; load "
                       f"{os.getloadavg()[0]:.2f}")
                 sys.stdout.flush()
-        rows.append((k, results, next(iter(counts.values()), None)))
+        rows.append((case, results, next(iter(counts.values()), None)))
 
     labels = [p.label for p in programs]
     ulibc = [l for l in labels if l.startswith("ULIBC")]
     peers = [l for l in labels if not l.startswith("ULIBC") and l.endswith(" 1t")]
     print()
-    print(f"Simple s-t paths in the K x K-cell grid (corner to corner): medians over {args.rounds} alternating "
+    print(f"Simple s-t paths in the K x K-cell grid (corner to corner) and the graphs above: medians over {args.rounds} alternating "
           f"rounds of each program's own seconds; speed = faster peer on 1 thread / {ulibc[0] if ulibc else 'ULIBC'}"
           f" (above 1: ULIBC faster).")
     print()
-    head = ["K", "vertices", "edges", "paths"] + [f"{l} s" for l in labels] + ["speed", "ULIBC speed-up"]
+    head = ["K or graph", "vertices", "edges", "paths"] + [f"{l} s" for l in labels] + ["speed", "ULIBC speed-up"]
     print("| " + " | ".join(head) + " |")
     print("|" + "|".join("---:" for _ in head) + "|")
-    for k, results, count in rows:
+    for case, results, count in rows:
         med = {l: statistics.median(v) for l in labels
                if (v := [r["seconds"] for r in results[l] if isinstance(r, dict)])}
         fast = min((med[l] for l in peers if l in med), default=None)
         speed = f"{fast / med[ulibc[0]]:.2f}" if ulibc and ulibc[0] in med and fast else "n/a"
         up = f"{med[ulibc[0]] / med[ulibc[-1]]:.2f}" if len(ulibc) > 1 and ulibc[-1] in med and ulibc[0] in med \
             else "n/a"
-        print(f"| {k} | {(k + 1) ** 2} | {2 * k * (k + 1)} | {count if count is not None else '?'} | " +
+        print(f"| {case.name} | {case.vertices} | {case.edges} | {count if count is not None else '?'} | " +
               " | ".join(cell(results, l, "seconds", lambda x: f"{x:.4g}") for l in labels) + f" | {speed} | {up} |")
     print()
     print("Peak RSS (MiB, the largest of the rounds) and ZDD nodes after reduction (before it: TdZdd's nodes built, "
           "ULIBC's states).")
     print()
-    head = ["K"] + [f"{l} RSS" for l in labels] + [f"{l} nodes" for l in labels] + \
+    head = ["K or graph"] + [f"{l} RSS" for l in labels] + [f"{l} nodes" for l in labels] + \
         [f"{l} built" for l in labels if not l.startswith("Graphillion")]
     print("| " + " | ".join(head) + " |")
     print("|" + "|".join("---:" for _ in head) + "|")
-    for k, results, _ in rows:
-        print(f"| {k} | " + " | ".join(cell(results, l, "rss", lambda x: f"{x / 2**20:.1f}") for l in labels) +
+    for case, results, _ in rows:
+        print(f"| {case.name} | " + " | ".join(cell(results, l, "rss", lambda x: f"{x / 2**20:.1f}") for l in labels) +
               " | " + " | ".join(cell(results, l, "nodes", lambda x: f"{x:,}") for l in labels) + " | " +
               " | ".join(cell(results, l, "built", lambda x: f"{x:,}") for l in labels
                          if not l.startswith("Graphillion")) + " |")
