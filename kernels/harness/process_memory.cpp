@@ -3,8 +3,11 @@
 
 #include <array>
 #include <cstdio>
+#include <new>
 
+#include "harness/page_array.hpp"
 #include "os/meminfo.hpp"
+#include "os/memory.hpp"
 #include "os/process.hpp"
 
 namespace ulibc::harness {
@@ -12,6 +15,14 @@ namespace ulibc::harness {
 std::uint64_t available_memory() { return os::available_memory().value_or(0); }
 std::uint64_t peak_resident_memory() { return os::peak_resident_memory().value_or(0); }
 void release_free_heap() { os::release_free_heap(); }
+
+void* map_pages(std::size_t bytes) {
+  void* pages = nullptr;
+  if (os::map_anonymous(bytes, &pages) != 0) throw std::bad_alloc();
+  return pages;
+}
+
+void unmap_pages(void* pages, std::size_t bytes) noexcept { os::unmap(pages, bytes); }
 
 std::string format_bytes(std::uint64_t bytes) {
   static constexpr std::array<const char*, 7> kUnits = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};

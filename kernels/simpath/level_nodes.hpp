@@ -18,6 +18,7 @@
 #include <memory>
 #include <span>
 
+#include "harness/page_array.hpp"
 #include "simpath/memory_budget.hpp"
 #include "simpath/node_ref.hpp"
 
@@ -63,8 +64,8 @@ class LevelNodes {
     if (!chunks_[c]) {
       const std::uint64_t bytes = (std::uint64_t{kFirstChunk} << c) * sizeof(NodeChildren);
       if (!budget.take(bytes)) return false;
-      // Not value-initialised: pages are committed as nodes are written.
-      chunks_[c].reset(new NodeChildren[std::size_t{kFirstChunk} << c]);
+      // Not initialised: pages are committed as nodes are written.
+      chunks_[c] = harness::PageArray<NodeChildren>(std::size_t{kFirstChunk} << c);
     }
     ++size_;
     return true;
@@ -87,7 +88,7 @@ class LevelNodes {
   // Frees the nodes, returning their bytes to `budget`.
   void release(MemoryBudget& budget) {
     for (int c = 0; c < kChunks; ++c)
-      if (chunks_[c]) budget.give((std::uint64_t{kFirstChunk} << c) * sizeof(NodeChildren)), chunks_[c].reset();
+      if (chunks_[c]) budget.give((std::uint64_t{kFirstChunk} << c) * sizeof(NodeChildren)), chunks_[c] = {};
     size_ = 0;
   }
 
@@ -111,7 +112,7 @@ class LevelNodes {
 
   // Each on its own cache lines: the owner bumps size_ at every node while
   // other threads read the chunk pointers of this and neighbouring steps.
-  alignas(64) std::array<std::unique_ptr<NodeChildren[]>, kChunks> chunks_{};
+  alignas(64) std::array<harness::PageArray<NodeChildren>, kChunks> chunks_{};
   alignas(64) std::uint64_t size_ = 0;
 };
 

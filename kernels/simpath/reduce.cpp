@@ -47,7 +47,7 @@ constexpr std::size_t kRing = 32;
 static_assert(kRing > 3 * kAhead && std::has_single_bit(kRing));
 // The search's steps are freed as the ZDD grows: their memory is handed back
 // to the kernel every so often, or the process would hold both whole.
-constexpr std::uint64_t kReleaseEvery = std::uint64_t{64} << 20;
+constexpr std::uint64_t kReleaseEvery = std::uint64_t{16} << 20;
 // A thread's new node is named, until the step's lists are laid end to end,
 // by the thread in the index's bits from 32 up and its place in the list below.
 constexpr int kMaxTeam = 256;
@@ -169,19 +169,18 @@ class Reduction {
   // Step i's names, counts, keys and table, taken from the budget.
   void set_up(int i, int team) {
     const std::size_t n = sizes_[i];
-    keys_.resize(n);
+    fit(keys_, n);
     counts_[i] = WideCounts(n, WideCounts::limbs_for_sum(widest_bits_));
     std::size_t slots = 64;
     while (slots < 2 * n) slots *= 2;
-    table_.assign(slots, 0);
+    fit(table_, slots);
+    std::fill(table_.begin(), table_.end(), 0);
     shift_ = 64 - std::countr_zero(slots);
     kept_bytes_[i] = counts_[i].bytes();
     scratch_bytes_ = n * sizeof(ZddNode) + slots * sizeof(std::uint32_t);
     if (!budget_.take(scratch_bytes_ + kept_bytes_[i])) failed_step_ = i;
-    for (int t = 0; t < team; ++t) {
-      lists_[t].nodes.clear();
-      lists_[t].nodes.reserve(team == 1 ? n
-                                        : n / team + n / 8);  // no copying as they grow; untouched pages cost nothing
+    for (int t = 0; t < team; ++t) {  // room for every node, so that the lists are not copied as they grow
+      fit(lists_[t].nodes, team == 1 ? n : n / team + n / 8, false);
     }
     std::fill(thread_bits_.begin(), thread_bits_.end(), 0);
   }
@@ -282,6 +281,7 @@ class Reduction {
     base_.assign(team + 1, 0);
     for (int t = 0; t < team; ++t) base_[t + 1] = base_[t] + lists_[t].nodes.size();
     if (!budget_.take(base_[team] * sizeof(ZddNode))) failed_step_ = i;
+    result_.zdd.levels[i].reserve(base_[team]);
     if (team > 1) result_.zdd.levels[i].resize(base_[team]);
     for (int bits : thread_bits_) widest_bits_ = std::max(widest_bits_, bits);
     release_search_step(i);
@@ -295,8 +295,10 @@ class Reduction {
   // Thread t's list into place, and the names of its share's nodes made final.
   void lay_out(int i, int t, Range share, bool team) {
     if (!team) {
-      result_.zdd.levels[i] = std::move(lists_[0].nodes);  // thread 0's names are final already
-      return;
+      // Copied into a level of its exact size: the list, reserved for every
+      // node of the step, is kept for the next step instead.
+      result_.zdd.levels[i].assign(lists_[0].nodes.begin(), lists_[0].nodes.end());
+      return;  // thread 0's names are final already
     }
     std::copy(lists_[t].nodes.begin(), lists_[t].nodes.end(), result_.zdd.levels[i].begin() + base_[t]);
     for (std::size_t x = share.begin; x < share.end; ++x) {
@@ -308,6 +310,17 @@ class Reduction {
   }
 
   void finish() { budget_.give(scratch_bytes_); }
+
+  // `v` resized to n (or emptied with room for n), its memory given back
+  // when it held four times that: the steps shrink towards the root, where
+  // the ZDD is largest.
+  template <class T>
+  static void fit(std::vector<T>& v, std::size_t n, bool resize = true) {
+    if (v.capacity() > 4 * std::max<std::size_t>(n, 1024)) std::vector<T>().swap(v);
+    if (resize) return v.resize(n);
+    v.clear();
+    v.reserve(n);
+  }
 
   // Frees the search's step i, handing the heap back every kReleaseEvery bytes.
   void release_search_step(int i) {

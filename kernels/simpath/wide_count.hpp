@@ -8,9 +8,10 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
-#include <memory>
 #include <string>
 #include <vector>
+
+#include "harness/page_array.hpp"
 
 namespace ulibc::simpath::detail {
 
@@ -21,15 +22,14 @@ namespace ulibc::simpath::detail {
 class WideCounts {
  public:
   WideCounts() = default;
-  WideCounts(std::size_t n, int limbs)
-      : limbs_(limbs), stride_(limbs + 1), size_(n * stride_), data_(new std::uint64_t[size_]) {}
+  WideCounts(std::size_t n, int limbs) : limbs_(limbs), stride_(limbs + 1), data_(n * stride_) {}
 
   int limbs() const { return limbs_; }
   std::uint64_t* at(std::size_t i) { return data_.get() + i * stride_ + 1; }
   const std::uint64_t* at(std::size_t i) const { return data_.get() + i * stride_ + 1; }
   std::uint64_t& tag(std::size_t i) { return data_[i * stride_]; }
   std::uint64_t tag(std::size_t i) const { return data_[i * stride_]; }
-  std::size_t bytes() const { return size_ * sizeof(std::uint64_t); }
+  std::size_t bytes() const { return data_.size() * sizeof(std::uint64_t); }
 
   // dst = a + b; a has a_limbs limbs, b b_limbs, dst limbs() (enough by construction).
   void set_sum(std::size_t i, const std::uint64_t* a, int a_limbs, const std::uint64_t* b, int b_limbs) {
@@ -60,8 +60,7 @@ class WideCounts {
  private:
   int limbs_ = 0;  // 0: empty
   std::size_t stride_ = 1;
-  std::size_t size_ = 0;
-  std::unique_ptr<std::uint64_t[]> data_;
+  harness::PageArray<std::uint64_t> data_;  // freed straight back to the kernel: see page_array.hpp
 };
 
 // The decimal digits of a count.
