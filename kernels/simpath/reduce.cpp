@@ -170,7 +170,11 @@ class Reduction {
   void set_up(int i, int team) {
     const std::size_t n = sizes_[i];
     fit(keys_, n);
-    counts_[i] = WideCounts(n, WideCounts::limbs_for_sum(widest_bits_));
+    const int limbs = WideCounts::limbs_for_sum(widest_bits_);
+    // The memory of the step last let go, if it fits without much to spare:
+    // all of it is resident.
+    if (const std::size_t words = n * (limbs + 1); spare_.size() > words + words / 4 + 512) spare_ = {};
+    counts_[i] = WideCounts(n, limbs, std::move(spare_));
     std::size_t slots = 64;
     while (slots < 2 * n) slots *= 2;
     fit(table_, slots);
@@ -287,7 +291,7 @@ class Reduction {
     release_search_step(i);
     // Steps beyond i + max_skip have no parent left above them.
     if (const int gone = i + diagram_.max_skip; gone < m_ && counts_[gone].limbs() > 0) {
-      counts_[gone] = WideCounts();
+      spare_ = std::move(counts_[gone]).release();
       budget_.give(kept_bytes_[gone]);
     }
   }
@@ -339,6 +343,7 @@ class Reduction {
   // Per step, each search node's count, tagged with its reduced node. A
   // node's children lie at most max_skip steps below it: only that many steps are kept.
   std::vector<WideCounts> counts_;
+  harness::PageArray<std::uint64_t> spare_;  // the counts of the step last let go, for the next step's
   std::vector<std::uint64_t> kept_bytes_;
   int widest_bits_ = 1;  // the widest count so far: the 1-terminal's
   // The step being reduced: each staying node's key, the table of keys, and each thread's new nodes.

@@ -23,6 +23,17 @@ class WideCounts {
  public:
   WideCounts() = default;
   WideCounts(std::size_t n, int limbs) : limbs_(limbs), stride_(limbs + 1), data_(n * stride_) {}
+  // The same in `room`, another WideCounts' memory, when it holds enough
+  // (its pages are resident already: no fault, no zeroing by the kernel).
+  WideCounts(std::size_t n, int limbs, harness::PageArray<std::uint64_t>&& room)
+      : limbs_(limbs),
+        stride_(limbs + 1),
+        data_(room.size() >= n * stride_ ? std::move(room) : harness::PageArray<std::uint64_t>(n * stride_)) {}
+  // The memory, for another WideCounts; this one is left empty.
+  harness::PageArray<std::uint64_t> release() && {
+    limbs_ = 0;
+    return std::move(data_);
+  }
 
   int limbs() const { return limbs_; }
   std::uint64_t* at(std::size_t i) { return data_.get() + i * stride_ + 1; }
