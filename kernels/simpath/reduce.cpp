@@ -181,7 +181,7 @@ class Reduction {
     std::fill(table_.begin(), table_.end(), 0);
     shift_ = 64 - std::countr_zero(slots);
     kept_bytes_[i] = counts_[i].bytes();
-    scratch_bytes_ = n * sizeof(ZddNode) + slots * sizeof(std::uint32_t);
+    scratch_bytes_ = 2 * n * sizeof(ZddNode) + slots * sizeof(std::uint32_t);  // keys, lists, table
     if (!budget_.take(scratch_bytes_ + kept_bytes_[i])) failed_step_ = i;
     for (int t = 0; t < team; ++t) {  // room for every node, so that the lists are not copied as they grow
       fit(lists_[t].nodes, team == 1 ? n : n / team + n / 8, false);
