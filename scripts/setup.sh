@@ -1,34 +1,61 @@
 #!/usr/bin/env bash
-# Installs the Debian packages ULIBC builds, tests and benchmarks with.
+# Installs the Debian packages that ULIBC's two commands need, and nothing more.
+#
+# usage: scripts/setup.sh [demo|test] [--list]
+#   demo    what scripts/demo.sh uses: the build of the library, the kernels and the command, and the plot
+#   test    everything (the default): also the tests, the peers they build and measure against, the fuzzers,
+#           the sanitizers and the NUMA lab's emulated machines
+#   --list  prints the profile's package names, one a line, and installs nothing (scripts/check_packages.py
+#           reads the list from here)
 # Idempotent: when everything is present it only asks dpkg and returns.
 set -euo pipefail
 
-packages=(
-  # build, and the house style's formatter (scripts/check_style.sh)
-  build-essential cmake ninja-build pkg-config clang-format
-  # libraries ULIBC uses
-  libcli11-dev nlohmann-json3-dev libfmt-dev libnuma-dev
-  # tests: GoogleTest, hwloc as an independent oracle, snapshot extraction, libFuzzer
-  libgtest-dev libgmock-dev hwloc tar bzip2 python3 clang libclang-rt-14-dev
-  # kernels: Boost.Math (confidence intervals); `ulibc bench --plot` draws with
-  # Debian's Python and matplotlib; `--draw FILE.png` renders its SVG with rsvg-convert
-  libboost-dev python3-matplotlib librsvg2-bin
-  # benchmarks and tests: the peers measured against (hwloc's topology load,
-  # likwid-bench's STREAM, OpenBLAS's complex BLAS, also the zblas reference,
-  # the Boost Graph Library's BFS, oneTBB's tasks and sorts, SDPA's and CSDP's
-  # semidefinite programming)
-  # numastat (numactl) is the anchor `ulibc inspect` is shown beside
-  libhwloc-dev likwid libopenblas-dev numactl libboost-graph-dev libtbb-dev sdpa coinor-csdp
-  # the complex eigensolver's peers: SLEPc's Jacobi-Davidson (complex build, with complex PETSc) and ARPACK
-  libslepc-complex3.18-dev libarpack2-dev
-  # MPI: Open MPI's launcher and development files (several processes sharing a machine, and the distributed
-  # kernels)
-  openmpi-bin libopenmpi-dev
-  # the virtual NUMA lab (tests/numa_lab): QEMU boots Debian's kernel with an
-  # initramfs of a static busybox and the static guest tests (whose SDP check links
-  # OpenBLAS statically: its LAPACK needs the static Fortran runtime)
+profile=test
+list=0
+for arg in "$@"; do
+  case "$arg" in
+    demo | test) profile=$arg ;;
+    --list) list=1 ;;
+    *) echo "setup.sh: unknown argument '$arg' (usage: scripts/setup.sh [demo|test] [--list])" >&2; exit 2 ;;
+  esac
+done
+
+demo_packages=(
+  # build
+  build-essential cmake ninja-build pkg-config
+  # libraries ULIBC and its kernels use (Boost.Math for confidence intervals; OpenBLAS for BLAS and LAPACK;
+  # Open MPI's development files, which the distributed kernels compile against, with its launcher)
+  libcli11-dev nlohmann-json3-dev libfmt-dev libnuma-dev libboost-dev libopenblas-dev openmpi-bin libopenmpi-dev
+  # `ulibc bench --plot` draws with Debian's Python and matplotlib
+  python3 python3-matplotlib
+)
+
+test_packages=(
+  "${demo_packages[@]}"
+  # the house style's formatter (scripts/check_style.sh)
+  clang-format
+  # tests: GoogleTest, hwloc as an independent oracle, snapshot extraction, libFuzzer and the sanitizers' runtimes
+  libgtest-dev libgmock-dev hwloc tar bzip2 clang libclang-rt-14-dev
+  # `--draw FILE.png` renders its SVG with rsvg-convert
+  librsvg2-bin
+  # the peers measured against (hwloc's topology load, likwid-bench's STREAM, the Boost Graph Library's BFS,
+  # oneTBB's tasks and sorts, SDPA's and CSDP's semidefinite programming); numastat (numactl) is the anchor
+  # `ulibc inspect` is shown beside
+  libhwloc-dev likwid numactl libboost-graph-dev libtbb-dev sdpa coinor-csdp
+  # GMRES against PETSc: the real, double-precision build. The eigensolver's peers: SLEPc's Jacobi-Davidson
+  # (the complex build, which brings the complex PETSc) and ARPACK. Both PETSc builds install side by side
+  # (peers/CMakeLists.txt checks each one's scalar type when it configures).
+  libpetsc-real3.18-dev libslepc-complex3.18-dev libarpack2-dev
+  # the virtual NUMA lab (tests/numa_lab): QEMU boots Debian's kernel with an initramfs of a static busybox and
+  # the static guest tests (whose SDP check links OpenBLAS statically: its LAPACK needs the static Fortran runtime)
   qemu-system-x86 linux-image-amd64 busybox-static libgfortran-12-dev
 )
+
+if [ "$profile" = demo ]; then packages=("${demo_packages[@]}"); else packages=("${test_packages[@]}"); fi
+if [ "$list" -eq 1 ]; then
+  printf '%s\n' "${packages[@]}"
+  exit 0
+fi
 
 missing=()
 for p in "${packages[@]}"; do
