@@ -8,6 +8,7 @@
 #   asan     the library, parsers, kernels and the MPI solver again under
 #            ASan+UBSan, without what the release phase alone can run
 #   tsan     the concurrent runtime (label threads) under ThreadSanitizer
+#   packages every system file those builds used comes from a package setup.sh installs (check_packages.py)
 # and ends with each phase's time and the tests passed and failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -60,7 +61,8 @@ configure_and_build() {
 release() {
   # No test reads debug information, and generating it is a quarter of the
   # compile time on CI's two cores.
-  configure_and_build build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -DNDEBUG"
+  configure_and_build build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -DNDEBUG" \
+    -DULIBC_BUILD_TESTS=ON -DULIBC_BUILD_PEERS=ON
   run_tests build
 }
 
@@ -76,7 +78,7 @@ release() {
 asan() {
   configure_and_build build-asan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
     -DULIBC_SANITIZE=address,undefined -DULIBC_BUILD_PEERS=OFF -DULIBC_BUILD_TOOLS=OFF
-  GTEST_FILTER='-*Large.*' run_tests build-asan -LE "install|numa_lab" -E "Large\\."
+  GTEST_FILTER='-*Large.*' run_tests build-asan -LE "install|numa_lab|scripts" -E "Large\\."
 }
 
 # ThreadSanitizer over the tests that share memory between std::threads.
@@ -93,9 +95,10 @@ tsan() {
   ctest_prefix=()
 }
 
-phase setup bash scripts/setup.sh
+phase setup bash scripts/setup.sh test
 phase style bash scripts/check_style.sh
 phase release release
 phase fuzz bash scripts/fuzz.sh "${ULIBC_FUZZ_SECONDS:-30}"
 phase asan asan
 phase tsan tsan
+phase packages python3 scripts/check_packages.py build build-asan build-tsan "${ULIBC_FUZZ_BUILD_DIR:-build-fuzz}"
