@@ -4,6 +4,7 @@
 #   style    the house format and file headers (scripts/check_style.sh)
 #   release  the release build and every test (unit, snapshot oracle, command
 #            line, install, threads, kernels with their large suites, NUMA lab)
+#   blas     the SDP solver's tests again under each OpenBLAS kernel type the processor has
 #   fuzz     a short fuzzing run of every parser (scripts/fuzz.sh)
 #   asan     the library, parsers, kernels and the MPI solver again under
 #            ASan+UBSan, without what the release phase alone can run
@@ -66,6 +67,19 @@ release() {
   run_tests build
 }
 
+# The SDP solver's end game must reach the same answers whichever BLAS kernels round its products (docs/SDP.md):
+# its tests (kernels.sdp.*) again under OpenBLAS's kernels for AVX, AVX2 and AVX-512, each where the processor has it.
+blas() {
+  local flag type
+  for flag in avx:SandyBridge avx2:Haswell avx512f:SkylakeX; do
+    type=${flag#*:}
+    if grep -qw "${flag%%:*}" /proc/cpuinfo; then
+      echo "ci: OPENBLAS_CORETYPE=$type"
+      OPENBLAS_CORETYPE=$type run_tests build -R '^kernels\.sdp\.'
+    fi
+  done
+}
+
 # Installed programs are not built with the sanitizer runtime, and the NUMA
 # lab boots static programs in QEMU, which ASan cannot run: both run in the
 # release build only, as do the kernels' large randomized suites (named
@@ -98,6 +112,7 @@ tsan() {
 phase setup bash scripts/setup.sh test
 phase style bash scripts/check_style.sh
 phase release release
+phase blas blas
 phase fuzz bash scripts/fuzz.sh "${ULIBC_FUZZ_SECONDS:-30}"
 phase asan asan
 phase tsan tsan

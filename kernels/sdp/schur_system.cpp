@@ -12,12 +12,13 @@ extern "C" void dpotrs_(const char* uplo, const int* n, const int* nrhs, const d
 
 namespace ulibc::sdp {
 
-bool SchurSystem::factor(int threads) {
+bool SchurSystem::factor(int threads, bool end_game) {
   const std::size_t m = static_cast<std::size_t>(m_);
   exact_ = b_;
   double largest = 0;
   for (std::size_t i = 0; i < m; ++i) largest = std::max(largest, b_[i + i * m]);
-  for (double delta = 0; delta <= 1e-6 * largest; delta = delta == 0 ? 1e-14 * largest : delta * 100) {
+  const double first = end_game ? kNoiseShift * largest : 0;
+  for (double delta = first; delta <= 1e-6 * largest; delta = delta == 0 ? 1e-14 * largest : delta * 100) {
     if (delta > 0) {
       b_ = exact_;
       for (std::size_t i = 0; i < m; ++i) b_[i + i * m] += delta;

@@ -204,7 +204,7 @@ class Solver {
     }
     {
       Timed t(times_.cholesky);
-      if (!schur_.factor(threads_))
+      if (!schur_.factor(threads_, primal_feasible() && dual_feasible()))
         return fail(it, "the Schur complement matrix is not positive definite (CHOLESKY failed)");
     }
     const bool feasible = primal_feasible() && dual_feasible();

@@ -5,7 +5,8 @@
 // 6.2.0", and Yamashita, Fujisawa and Kojima, "Implementation and evaluation of SDPA 6.0" (Optim. Methods Softw.
 // 18, 2003), §2: from the infeasible point x = 0, X = Y = λ*·I, each iteration
 //   1. ELEMENTS   the Schur complement B_ij = F_i • (X⁻¹ F_j Y) of the HRVW/KSH/M direction (sdp/elements.hpp);
-//   2. CHOLESKY   B = L Lᵀ on the team (sdp/schur_system.hpp: B + δI where B will not factor, solves refined);
+//   2. CHOLESKY   B = L Lᵀ on the team (sdp/schur_system.hpp: B + δI where B will not factor or both sides are
+//                 feasible, solves refined);
 //   3. predictor  the direction towards μ = 0 (feasible) or β̄μ (infeasible);
 //   4. corrector  Mehrotra's: the same B, the centring β from the predictor's progress, and the predictor's
 //                 second-order term dX·dY;

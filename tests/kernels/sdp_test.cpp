@@ -325,10 +325,11 @@ void expect_sdplib(const std::string& name, int threads = 2) {
       << name << ": objValPrimal " << r.obj_p << ", known " << known;
 }
 
-// hinf1 and control5 have x of 1e4 and 40: a dual error of 1e-10, all that rounding leaves of F_k • Y, is a gap of
-// 1e-6 by itself. ULIBC, like SDPA and CSDP, cannot reach SDPA's ε* = 1e-7 there: it must stop on its own (no
-// progress), say so, hand back the best point it met, feasible within ε̄, and that point must agree with the known
-// value and have the gap given.
+// hinf1 has x of 1e4: a dual error of 1e-10, all that rounding leaves of F_k • Y, is a gap of 1e-6 by itself. ULIBC,
+// like SDPA and CSDP, cannot reach SDPA's ε* = 1e-7 there: it must stop on its own (no progress), say so, hand back
+// the best point it met, feasible within ε̄, and that point must agree with the known value and have the gap given.
+// (control5 ended here too, at a gap that depended on the BLAS kernels' rounding, until the end game's Schur
+// complement was shifted by its noise level: sdp/schur_system.hpp. It is solved to ε* below.)
 void expect_at_rounding_floor(const std::string& name, double gap) {
   const auto table = sdplib_table();
   if (table.empty()) GTEST_SKIP() << "no SDPLIB problems at " << ULIBC_SDPLIB_DIR << " (../shared/sdplib)";
@@ -345,7 +346,6 @@ void expect_at_rounding_floor(const std::string& name, double gap) {
 }
 
 TEST(Sdplib, Hinf1StopsAtTheRoundingFloorWithTheKnownValue) { expect_at_rounding_floor("hinf1", 1e-5); }
-TEST(SdplibLarge, Control5StopsAtTheRoundingFloorWithTheKnownValue) { expect_at_rounding_floor("control5", 1e-6); }
 
 TEST(Sdplib, DigitsAreCountedAsWritten) {
   EXPECT_EQ(digits_of("-8.999996e+00"), 7);
@@ -368,7 +368,14 @@ TEST(SdplibSmall, OneThreadAndThreeThreadsAgree) {
 
 class SdplibLarge : public ::testing::TestWithParam<std::string> {};
 TEST_P(SdplibLarge, SolvedToTheKnownOptimum) { expect_sdplib(GetParam()); }
-INSTANTIATE_TEST_SUITE_P(Sdplib, SdplibLarge, ::testing::Values("arch0", "gpp250-1", "mcp250-1", "theta2"));
+INSTANTIATE_TEST_SUITE_P(Sdplib, SdplibLarge, ::testing::Values("arch0", "control5", "gpp250-1", "mcp250-1", "theta2"));
+
+// The order of rounding changes with the team (and with the BLAS kernels: scripts/test.sh runs this suite under each
+// kernel type the processor has); control5's end game used to end at a different gap for each.
+TEST(SdplibLarge, Control5IsSolvedOnOneAndThreeThreadsToo) {
+  expect_sdplib("control5", 1);
+  expect_sdplib("control5", 3);
+}
 
 }  // namespace
 }  // namespace ulibc::sdp
