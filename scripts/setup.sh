@@ -20,7 +20,8 @@ for arg in "$@"; do
   esac
 done
 
-demo_packages=(
+# Every package, the demo's first: `demo` installs those before the marker @test, `test` all of them.
+packages=(
   # build
   build-essential cmake ninja-build pkg-config
   # libraries ULIBC and its kernels use (Boost.Math for confidence intervals; OpenBLAS for BLAS and LAPACK;
@@ -28,10 +29,7 @@ demo_packages=(
   libcli11-dev nlohmann-json3-dev libfmt-dev libnuma-dev libboost-dev libopenblas-dev openmpi-bin libopenmpi-dev
   # `ulibc bench --plot` draws with Debian's Python and matplotlib
   python3 python3-matplotlib
-)
-
-test_packages=(
-  "${demo_packages[@]}"
+  @test
   # the house style's formatter (scripts/check_style.sh)
   clang-format
   # tests: GoogleTest, hwloc as an independent oracle, snapshot extraction, libFuzzer and the sanitizers' runtimes
@@ -51,14 +49,21 @@ test_packages=(
   qemu-system-x86 linux-image-amd64 busybox-static libgfortran-12-dev
 )
 
-if [ "$profile" = demo ]; then packages=("${demo_packages[@]}"); else packages=("${test_packages[@]}"); fi
+selected=()
+for p in "${packages[@]}"; do
+  if [ "$p" = @test ]; then
+    [ "$profile" = demo ] && break
+    continue
+  fi
+  selected+=("$p")
+done
 if [ "$list" -eq 1 ]; then
-  printf '%s\n' "${packages[@]}"
+  printf '%s\n' "${selected[@]}"
   exit 0
 fi
 
 missing=()
-for p in "${packages[@]}"; do
+for p in "${selected[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
