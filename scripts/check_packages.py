@@ -74,8 +74,8 @@ def providers(status):
     """Virtual package name -> the installed packages that provide it."""
     provided = {}
     for name, fields in status.items():
-        for (virtual,) in (r[:1] for r in relation_names(fields.get("Provides", ""))):
-            provided.setdefault(virtual, set()).add(name)
+        for relation in relation_names(fields.get("Provides", "")):
+            provided.setdefault(relation[0], set()).add(name)
     return provided
 
 
