@@ -185,14 +185,13 @@ def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--setup", default=os.path.relpath(os.path.join(os.path.dirname(__file__), "setup.sh")))
     parser.add_argument("--profile", default="test", choices=("test", "demo"))
-    parser.add_argument("--dpkg-dir", default=DPKG_DIR, help=argparse.SUPPRESS)
     parser.add_argument("build_dirs", nargs="+", metavar="BUILD_DIR")
     args = parser.parse_args(argv)
     for d in args.build_dirs:
         if not os.path.isfile(os.path.join(d, "build.ninja")):
             parser.error(f"{d}: no build.ninja (a Ninja build directory is needed)")
-    status = read_status(args.dpkg_dir)
-    owners = read_owners(args.dpkg_dir)
+    status = read_status(DPKG_DIR)
+    owners = read_owners(DPKG_DIR)
     allowed = closure(sorted(setup_packages(args.setup, args.profile)) + base_system(status), status)
     source_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     search_dirs = linker_dirs()
