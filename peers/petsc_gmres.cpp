@@ -1,6 +1,6 @@
 // peers/petsc_gmres.cpp — PETSc's GMRES(m) on the matrix `ulibc gmres` solves: the sparse solvers' peer.
 //
-// The matrix comes from ULIBC's sparse layer (kernels/sparse), so that both programs solve the very same system:
+// The matrix comes from ULIBC's sparse layer (layers/sparse), so that both programs solve the very same system:
 // a Matrix Market file (--matrix F.mtx, read with ulibc::sparse::read_matrix_market_file) or a model problem
 // (--generate poisson2d:400, convdiff3d:80, ...; ulibc::sparse::model_matrix). Every rank builds the whole CSR
 // (the reader is sequential) and inserts its own contiguous block of rows, the split PETSC_DECIDE would make,

@@ -71,9 +71,11 @@ namespace detail {
 TeamBinding start_openmp_binding(const Mapping& map, OutsideRule rule);
 std::string bind_openmp_member(const Mapping& map, int thread, TeamBinding& binding);  // "" or the error
 void finish_openmp_binding(const Mapping& map, int team_size, const std::vector<std::string>& errors);
-// Error(input) when the runtime gave fewer threads than asked (OMP_THREAD_LIMIT).
-void check_openmp_team_size(int nthreads, int team_size);
 }  // namespace detail
+
+// Error(input) naming both counts when an OpenMP region got `team_size` threads where `nthreads` were asked
+// for (OMP_THREAD_LIMIT, OMP_DYNAMIC): call it first thing in a region whose work is split by thread number.
+void check_openmp_team_size(int nthreads, int team_size);
 
 #ifdef _OPENMP
 // Opens an OpenMP parallel region of map.size() threads in which each thread

@@ -220,7 +220,7 @@ void run_parallel(const Layout& layout, Body&& body) {
       team = omp_get_num_threads();
     }
   }
-  ulibc::detail::check_openmp_team_size(threads, team);
+  ulibc::check_openmp_team_size(threads, team);
 }
 
 }  // namespace ulibc::bfs::detail

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "cilksort/algorithm.hpp"
+#include "random/random_stream.hpp"
 #include "ulibc/error.hpp"
 #include "ulibc/tasks.hpp"
 
@@ -25,13 +26,6 @@ struct TaskFork {
   }
 };
 
-std::uint64_t splitmix64(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
-
 }  // namespace
 
 void sort(std::span<std::uint64_t> keys, std::span<std::uint64_t> buffer, Cutoffs cutoffs) {
@@ -44,7 +38,8 @@ void sort(std::span<std::uint64_t> keys, std::span<std::uint64_t> buffer, Cutoff
 
 void fill_random(std::span<std::uint64_t> keys, std::uint64_t seed) {
   tasks::parallel_for(0, keys.size(), 1 << 16, [&](std::size_t i, std::size_t j) {
-    for (std::size_t k = i; k < j; ++k) keys[k] = splitmix64(seed + k);
+    for (std::size_t k = i; k < j; ++k)
+      keys[k] = rng::mix64(seed + k + rng::kGolden);  // splitmix64 at position seed + k
   });
 }
 

@@ -11,11 +11,11 @@
 #include "cilksort/cilksort.hpp"
 #include "cilksort/verify.hpp"
 #include "harness/memory_check.hpp"
-#include "harness/process_memory.hpp"
 #include "harness/schedulers.hpp"
 #include "harness/stats.hpp"
 #include "harness/timer.hpp"
 #include "ulibc/error.hpp"
+#include "ulibc/process_memory.hpp"
 
 namespace ulibc::cilksort {
 
@@ -60,9 +60,9 @@ class CilksortBench final : public harness::BenchKernel {
     if (reps_ < 1) throw input_error(fmt::format("--reps {}: at least 1", reps_));
     schedulers_ = harness::scheduler_list(schedulers_text_);
     const std::uint64_t bytes = harness::saturating_mul(n_, sizeof(std::uint64_t));
-    harness::require_memory(harness::saturating_mul(3, bytes),
-                            fmt::format("Cilksort's keys, buffer and reference order of {} keys (3 x {})", n_,
-                                        harness::format_bytes(bytes)));
+    harness::require_memory(
+        harness::saturating_mul(3, bytes),
+        fmt::format("Cilksort's keys, buffer and reference order of {} keys (3 x {})", n_, ulibc::format_bytes(bytes)));
     reference_.clear();
   }
 

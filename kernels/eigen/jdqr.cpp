@@ -12,7 +12,7 @@
 #include "eigen/projected.hpp"
 #include "eigen/space.hpp"
 #include "gmres/krylov.hpp"
-#include "graph/random_stream.hpp"
+#include "random/random_stream.hpp"
 #include "ulibc/error.hpp"
 #include "ulibc/partition.hpp"
 
@@ -52,7 +52,7 @@ class DefaultTeam {
 // Entry i of the start vector: parts uniform in [-1, 1), drawn from the counter-based stream of (seed, i), so
 // the same on any thread count.
 Complex start_entry(unsigned long long seed, std::uint64_t i) {
-  graph::Stream draws(seed, i);
+  rng::Stream draws(seed, i);
   auto unit = [](std::uint64_t z) { return static_cast<double>(z >> 11) * 0x1p-52 - 1; };
   const double re = unit(draws.next());
   return {re, unit(draws.next())};

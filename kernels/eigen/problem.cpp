@@ -5,7 +5,7 @@
 #include <cmath>
 #include <sstream>
 
-#include "graph/file_io.hpp"
+#include "io/file_io.hpp"
 #include "sparse/matrix_market.hpp"
 #include "sparse/prescribed_spectrum.hpp"
 #include "sparse/tridiagonal_toeplitz.hpp"
@@ -16,7 +16,7 @@ namespace ulibc::eigen {
 namespace {
 
 [[noreturn]] void bad_complex(const std::string& text, const std::string& why) {
-  throw input_error(graph::file_io::quoted(text) + " is not a complex number (" + why +
+  throw input_error(io::quoted(text) + " is not a complex number (" + why +
                     "; write a, bi, a+bi or a-bi, e.g. 1.2+0.4i, -3, 2i)");
 }
 
@@ -53,7 +53,7 @@ sparse::Index order_of(const std::string& spec, const std::string& text) {
   sparse::Index n = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
   if (text.empty() || ec != std::errc() || end != text.data() + text.size() || n < 2)
-    throw input_error("--generate " + spec + ": the order " + graph::file_io::quoted(text) +
+    throw input_error("--generate " + spec + ": the order " + io::quoted(text) +
                       " must be a whole number of at least 2");
   return n;
 }
@@ -104,7 +104,7 @@ std::string complex_text(Complex z) {
 }
 
 Problem generate(const std::string& raw) {
-  const std::string spec = graph::file_io::quoted(raw);  // as messages show it
+  const std::string spec = io::quoted(raw);  // as messages show it
   const std::vector<std::string> f = fields_of(raw);
   const std::string kind = f.empty() ? "" : f[0];
   auto arity = [&](std::size_t least, std::size_t most) {
@@ -140,7 +140,7 @@ Problem generate(const std::string& raw) {
     if (std::string(e.what()).starts_with("--generate")) throw;
     throw input_error("--generate " + spec + ": " + e.what());
   }
-  throw input_error("--generate " + spec + ": unknown kind " + graph::file_io::quoted(kind) +
+  throw input_error("--generate " + spec + ": unknown kind " + io::quoted(kind) +
                     "; known: convdiff2d:N[:BX[:BY[:SHIFT]]], toeplitz:N:A:B:C, spectrum:N[:S[:T]]");
 }
 

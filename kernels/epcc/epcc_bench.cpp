@@ -184,7 +184,7 @@ std::vector<RunResult> EpccBench::run(const RunContext& ctx) {
 #pragma omp parallel num_threads(n)
 #pragma omp single
   team = omp_get_num_threads();
-  ulibc::detail::check_openmp_team_size(n, team);
+  ulibc::check_openmp_team_size(n, team);
 
   std::vector<Overhead> overheads;
   if (sync_) overheads = sync_overheads(ctx.map, delay_length_, rep_);

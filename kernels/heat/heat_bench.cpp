@@ -9,13 +9,13 @@
 #include <optional>
 
 #include "harness/memory_check.hpp"
-#include "harness/process_memory.hpp"
 #include "harness/schedulers.hpp"
 #include "harness/stats.hpp"
 #include "harness/timer.hpp"
 #include "heat/heat.hpp"
 #include "heat/verify.hpp"
 #include "ulibc/error.hpp"
+#include "ulibc/process_memory.hpp"
 
 namespace ulibc::heat {
 
@@ -56,9 +56,9 @@ class HeatBench final : public harness::BenchKernel {
     if (reps_ < 1) throw input_error(fmt::format("--reps {}: at least 1", reps_));
     schedulers_ = harness::scheduler_list(schedulers_text_);
     const std::uint64_t bytes = harness::saturating_mul(harness::saturating_mul(problem_.rows, problem_.cols), 8);
-    harness::require_memory(harness::saturating_mul(2, bytes),
-                            fmt::format("heat's two grids of {} x {} (2 x {})", problem_.rows, problem_.cols,
-                                        harness::format_bytes(bytes)));
+    harness::require_memory(
+        harness::saturating_mul(2, bytes),
+        fmt::format("heat's two grids of {} x {} (2 x {})", problem_.rows, problem_.cols, ulibc::format_bytes(bytes)));
   }
 
   nlohmann::ordered_json parameters() const override {

@@ -13,18 +13,17 @@
 #include <tuple>
 #include <vector>
 
-#include "graph/file_io.hpp"
+#include "io/file_io.hpp"
 #include "ulibc/error.hpp"
 
 namespace ulibc::sdp {
 
 namespace {
 
-namespace file_io = graph::file_io;
 using Line = std::int64_t;
 
 // SDPA writes "{2, -3}" and "(1, 2)" as well as "2 -3": its punctuation separates like a blank.
-bool is_separator(char c) { return file_io::is_blank(c) || c == ',' || c == '(' || c == ')' || c == '{' || c == '}'; }
+bool is_separator(char c) { return io::is_blank(c) || c == ',' || c == '(' || c == ')' || c == '{' || c == '}'; }
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
@@ -149,8 +148,8 @@ class Reader {
     T v{};
     const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
     const bool all = end == digits.data() + digits.size() && !digits.empty();
-    if (ec == std::errc::result_out_of_range && all) fail(fmt::format("{} {} is {}", name, file_io::quoted(t), range));
-    if (ec != std::errc() || !all) fail(fmt::format("{} {} is not {}", name, file_io::quoted(t), kind));
+    if (ec == std::errc::result_out_of_range && all) fail(fmt::format("{} {} is {}", name, io::quoted(t), range));
+    if (ec != std::errc() || !all) fail(fmt::format("{} {} is not {}", name, io::quoted(t), kind));
     return v;
   }
 
@@ -160,7 +159,7 @@ class Reader {
 
   double number(std::string_view t, std::string_view name) const {
     const double v = parse<double>(t, name, "a number", "outside the range of a double");
-    if (!std::isfinite(v)) fail(fmt::format("{} {} is not a finite number", name, file_io::quoted(t)));
+    if (!std::isfinite(v)) fail(fmt::format("{} {} is not a finite number", name, io::quoted(t)));
     return v;
   }
 
@@ -299,7 +298,7 @@ class Reader {
           read_dense_symmetric(k, static_cast<int>(b), shape.size);
       }
     const std::string_view t = cur_.next();
-    if (!t.empty()) fail(fmt::format("{} after F_{}: the dense format ends with F_m", file_io::quoted(t), m));
+    if (!t.empty()) fail(fmt::format("{} after F_{}: the dense format ends with F_m", io::quoted(t), m));
   }
 
   // ---- The Problem ------------------------------------------------------------------------------------------
@@ -354,13 +353,13 @@ void flush(fmt::memory_buffer& buffer, std::ostream& out) {
 }  // namespace
 
 Problem read_sdpa(std::istream& in, const std::string& source, SdpaFormat format) {
-  const std::string text = file_io::read_all(in, source);
+  const std::string text = io::read_all(in, source);
   return Reader(text, source).read(format);
 }
 
 Problem read_sdpa_file(const std::string& path) {
   const SdpaFormat format = path.ends_with(".dat") ? SdpaFormat::dense : SdpaFormat::sparse;
-  std::ifstream in = file_io::open_input(path);
+  std::ifstream in = io::open_input(path);
   return read_sdpa(in, path, format);
 }
 

@@ -9,10 +9,10 @@
 #include <memory>
 #include <thread>
 
-#include "harness/process_memory.hpp"
 #include "simpath/request_queue.hpp"
 #include "simpath/state_table.hpp"
 #include "ulibc/error.hpp"
+#include "ulibc/process_memory.hpp"
 #include "ulibc/spin.hpp"
 
 namespace ulibc::simpath::detail {
@@ -87,7 +87,7 @@ std::uint64_t total_nodes(const std::vector<LevelNodes>& levels) {
   throw input_error(fmt::format(
       "the search outgrew its memory limit of {} at edge {} of {}, with {} nodes made (frontier up to {} vertices): "
       "allow more with --memory-limit, or try another --order",
-      harness::format_bytes(budget.limit()), step + 1, plan.steps(), total_nodes(levels), plan.max_width()));
+      ulibc::format_bytes(budget.limit()), step + 1, plan.steps(), total_nodes(levels), plan.max_width()));
 }
 
 // Step j's node for `state` (of hash h), made if new: the table and the node array grow together.

@@ -22,11 +22,11 @@
 #include <memory>
 #include <span>
 
-#include "harness/process_memory.hpp"
 #include "simpath/big_integer.hpp"
 #include "simpath/state_words.hpp"
 #include "simpath/wide_count.hpp"
 #include "ulibc/error.hpp"
+#include "ulibc/process_memory.hpp"
 #include "ulibc/range.hpp"
 
 namespace ulibc::simpath::detail {
@@ -104,7 +104,7 @@ class Reduction {
     }
     if (failed())
       throw input_error(fmt::format("reducing the diagram outgrew the memory limit of {} at edge {} of {}",
-                                    harness::format_bytes(budget_.limit()), failed_step_ + 1, m_));
+                                    ulibc::format_bytes(budget_.limit()), failed_step_ + 1, m_));
     result_.zdd.root = resolve(diagram_.root);
     int limbs;
     const std::uint64_t* root_count = count_of(diagram_.root, limbs);
@@ -330,7 +330,7 @@ class Reduction {
   void release_search_step(int i) {
     released_bytes_ += diagram_.levels[i].bytes();
     diagram_.levels[i].release(budget_);
-    if (released_bytes_ >= kReleaseEvery) harness::release_free_heap(), released_bytes_ = 0;
+    if (released_bytes_ >= kReleaseEvery) ulibc::release_free_heap(), released_bytes_ = 0;
   }
 
   std::size_t home(std::uint64_t h) const { return static_cast<std::size_t>(h >> shift_); }

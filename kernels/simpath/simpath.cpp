@@ -3,11 +3,11 @@
 
 #include <optional>
 
-#include "harness/process_memory.hpp"
 #include "harness/timer.hpp"
 #include "simpath/build.hpp"
 #include "simpath/reduce.hpp"
 #include "ulibc/error.hpp"
+#include "ulibc/process_memory.hpp"
 
 namespace ulibc::simpath {
 
@@ -43,7 +43,7 @@ Result solve(const PathProblem& problem, const Options& options) {
   const FrontierPlan plan = plan_for(problem, options.order, r.order);
   r.order_seconds = order_timer.seconds();
   r.max_frontier = plan.max_width();
-  const std::uint64_t available = harness::available_memory();  // 0: the kernel does not say
+  const std::uint64_t available = ulibc::available_memory();  // 0: the kernel does not say
   const std::uint64_t limit = options.memory_limit != 0 ? options.memory_limit
                               : available != 0          ? available
                                                         : UINT64_MAX;

@@ -160,7 +160,7 @@ void DeltaStepping::run(const GraphView& g, Vertex source, std::span<Distance> d
       }
     }
   }
-  ulibc::detail::check_openmp_team_size(threads, team);
+  ulibc::check_openmp_team_size(threads, team);
   phases_ = phases;
 }
 

@@ -138,7 +138,7 @@ ManyQueryResult run_many_queries(const graph::WeightedGraph& g, std::span<const 
       end = harness::now_seconds();
     }
   }
-  ulibc::detail::check_openmp_team_size(threads, team);
+  ulibc::check_openmp_team_size(threads, team);
   if (failure) std::rethrow_exception(failure);
   result.seconds = end - start;
   return result;

@@ -6,9 +6,9 @@
 #include <CLI/CLI.hpp>
 #include <filesystem>
 
-#include "graph/random_stream.hpp"
 #include "harness/memory_check.hpp"
 #include "harness/timer.hpp"
+#include "random/random_stream.hpp"
 #include "ulibc/error.hpp"
 
 namespace ulibc::sssp {
@@ -143,7 +143,7 @@ std::vector<Vertex> random_sources(const graph::WeightedGraph& g, int k, std::ui
     if (!g.out(v).empty()) candidates.push_back(v);
   if (candidates.empty()) throw input_error("the graph has no arcs: there is no source to draw");
   // A stream of its own, apart from the generator's (keyed by vertex and street).
-  graph::Stream rng(seed ^ 0x5353535053535350ULL, 0);
+  rng::Stream rng(seed ^ 0x5353535053535350ULL, 0);
   std::vector<Vertex> sources;
   for (int i = 0; i < k; ++i) sources.push_back(candidates[rng.next() % candidates.size()]);
   return sources;

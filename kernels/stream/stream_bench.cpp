@@ -15,7 +15,6 @@
 #include <vector>
 
 #include "harness/memory_check.hpp"
-#include "harness/process_memory.hpp"
 #include "harness/stats.hpp"
 #include "harness/timer.hpp"
 #include "stream/stream.hpp"
@@ -23,6 +22,7 @@
 #include "ulibc/affinity.hpp"
 #include "ulibc/error.hpp"
 #include "ulibc/node_array.hpp"
+#include "ulibc/process_memory.hpp"
 
 namespace ulibc::stream {
 
@@ -94,7 +94,7 @@ void first_touch(const Arrays& s, int threads, const Share& share) {
     if (omp_get_thread_num() == 0) team = omp_get_num_threads();
     initialise(s, share(omp_get_thread_num()));
   }
-  ulibc::detail::check_openmp_team_size(threads, team);
+  ulibc::check_openmp_team_size(threads, team);
 }
 
 // STREAM's main loop on arrays already allocated: reps x the four
@@ -152,7 +152,7 @@ class StreamBench final : public BenchKernel {
     const std::uint64_t array_bytes = harness::saturating_mul(n_, sizeof(double));
     harness::require_memory(
         harness::saturating_mul(3, array_bytes),
-        fmt::format("STREAM's three arrays of {} elements (3 x {})", n_, harness::format_bytes(array_bytes)));
+        fmt::format("STREAM's three arrays of {} elements (3 x {})", n_, ulibc::format_bytes(array_bytes)));
   }
 
   nlohmann::ordered_json parameters() const override {

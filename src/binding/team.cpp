@@ -46,6 +46,12 @@ std::vector<std::string> TeamBinding::mismatches(const Mapping& map) const {
   return out;
 }
 
+void check_openmp_team_size(int nthreads, int team_size) {
+  if (team_size != nthreads)
+    throw input_error("the OpenMP runtime gave " + std::to_string(team_size) + " threads, the mapping has " +
+                      std::to_string(nthreads) + " (OMP_THREAD_LIMIT or OMP_DYNAMIC?)");
+}
+
 namespace detail {
 
 TeamBinding start_openmp_binding(const Mapping& map, OutsideRule rule) {
@@ -66,12 +72,6 @@ std::string bind_openmp_member(const Mapping& map, int thread, TeamBinding& bind
   }
   binding.cpus[static_cast<std::size_t>(thread)] = os::current_cpu().value_or(-1);
   return error;
-}
-
-void check_openmp_team_size(int nthreads, int team_size) {
-  if (team_size != nthreads)
-    throw input_error("the OpenMP runtime gave " + std::to_string(team_size) + " threads, the mapping has " +
-                      std::to_string(nthreads) + " (OMP_THREAD_LIMIT or OMP_DYNAMIC?)");
 }
 
 void finish_openmp_binding(const Mapping& map, int team_size, const std::vector<std::string>& errors) {

@@ -57,7 +57,7 @@ int ulibc_openmp_team_plan(void) {
 int ulibc_openmp_team_result(int nthreads, int team_size, int failures) {
   return guarded(
       [&] {
-        ulibc::detail::check_openmp_team_size(nthreads, team_size);
+        ulibc::check_openmp_team_size(nthreads, team_size);
         if (failures > 0)
           throw ulibc::input_error(std::to_string(failures) +
                                    " OpenMP thread(s) could not be bound (ulibc_bind_thread failed)");

@@ -9,7 +9,7 @@
 
 #include "expect_error.hpp"
 #include "fake_sysfs.hpp"
-#include "mpi/micro.hpp"
+#include "mpi_costs/mpi_costs.hpp"
 
 namespace ulibc::mpi {
 namespace {

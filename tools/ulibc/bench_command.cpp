@@ -1,6 +1,6 @@
 // bench_command.cpp — `ulibc bench <kernel>` and `ulibc tune <kernel>`: thin front ends over the harness.
 //
-// The harness (kernels/harness/sweep.hpp) does the work: bench sweeps policies × thread counts and writes table /
+// The harness (layers/harness/sweep.hpp) does the work: bench sweeps policies × thread counts and writes table /
 // CSV / JSON / plot; tune (and bench --policy best) measures every policy and names the fastest. `ulibc bench mpi`
 // sits among the kernels but runs apart from the harness (bench_mpi_command.cpp).
 #include <fmt/format.h>

@@ -1,6 +1,7 @@
-// bench_mpi_command.cpp — `[mpirun -n K] ulibc bench mpi`: MPI's basic costs by message size (mpi/micro.hpp).
+// bench_mpi_command.cpp — `[mpirun -n K] ulibc bench mpi`: MPI's basic costs by message size (mpi_costs/mpi_costs.hpp).
 //
-// A thin front end over kernels/mpi: it places each rank on one processor (its share's first under the policy, or
+// A front end over kernels/mpi_costs and layers/mpi: it places each rank on one processor (its share's first under the
+// policy, or
 // --pin's for ranks 0 and 1), runs the measurements asked for, and reports on rank 0: a table or --json's record
 // (every repetition, the rank table, the machine), and with --save the profile `ulibc gmres --mpi-profile` reads.
 // Options are checked on rank 0 and a bad one fails every rank with one message (mpi::together).
@@ -18,15 +19,15 @@
 #include "commands.hpp"
 #include "harness/memory_check.hpp"
 #include "harness/named.hpp"
-#include "harness/process_memory.hpp"
 #include "mpi/comm.hpp"
 #include "mpi/comm_profile.hpp"
-#include "mpi/micro.hpp"
 #include "mpi/rank_placement.hpp"
 #include "mpi_command.hpp"
+#include "mpi_costs/mpi_costs.hpp"
 #include "table.hpp"
 #include "ulibc/affinity.hpp"
 #include "ulibc/error.hpp"
+#include "ulibc/process_memory.hpp"
 
 namespace ulibc::cli {
 
@@ -166,7 +167,7 @@ void require_buffers(const mpi::MicroPlan& plan, int ranks, int local_ranks) {
   const std::uint64_t per_rank = harness::saturating_mul(largest, static_cast<std::uint64_t>(ranks) + 2);
   harness::require_memory(harness::saturating_mul(per_rank, static_cast<std::uint64_t>(local_ranks)),
                           fmt::format("the message buffers of {} ranks here ({} each, {} ranks in the job)",
-                                      local_ranks, harness::format_bytes(largest), ranks));
+                                      local_ranks, ulibc::format_bytes(largest), ranks));
 }
 
 // A pinned rank runs on its processor alone, whatever the policy gave it.

@@ -19,8 +19,8 @@
 #include <utility>
 #include <vector>
 
-#include "harness/process_memory.hpp"
 #include "ulibc/error.hpp"
+#include "ulibc/process_memory.hpp"
 
 extern char** environ;
 
@@ -107,7 +107,7 @@ std::uint64_t total_memory(const Topology& topo) {
 
 BoxPtr machine_box(const Topology& topo, const CpuSet& online) {
   BoxPtr b = make_box(Level::machine, 0, topo.all(), online, "machine", "#ffffff");
-  b->lines = {fmt::format("Machine ({} total)", harness::format_bytes(total_memory(topo)))};
+  b->lines = {fmt::format("Machine ({} total)", ulibc::format_bytes(total_memory(topo)))};
   return b;
 }
 
@@ -120,7 +120,7 @@ BoxPtr package_box(const Package& p, const CpuSet& online) {
 
 BoxPtr node_box(const Node& n, const CpuSet& online) {
   BoxPtr b = make_box(Level::node, 20, n.cpus, online, n.has_memory() ? "node" : "node memoryless", "#f6edcf");
-  std::string memory = n.has_memory() ? harness::format_bytes(n.memory_bytes) : "memory-less";
+  std::string memory = n.has_memory() ? ulibc::format_bytes(n.memory_bytes) : "memory-less";
   b->lines = {fmt::format("NUMA node {} ({})", n.id, memory)};
   if (!n.allowed) b->lines.push_back("not in cgroup mems");
   b->dashed = !n.has_memory();
@@ -131,7 +131,7 @@ BoxPtr node_box(const Node& n, const CpuSet& online) {
 BoxPtr cache_box(const Cache& c, const CpuSet& online) {
   BoxPtr b =
       make_box(Level::cache, cache_rank(c), c.cpus, online, fmt::format("cache L{}", c.level), cache_fill(c.level));
-  b->lines = {fmt::format("{} ({})", cache_name(c), harness::format_bytes(c.size_bytes))};
+  b->lines = {fmt::format("{} ({})", cache_name(c), ulibc::format_bytes(c.size_bytes))};
   b->data = {{"level", std::to_string(c.level)}, {"type", c.type}, {"size-bytes", std::to_string(c.size_bytes)}};
   return b;
 }

@@ -12,11 +12,11 @@
 
 #include "commands.hpp"
 #include "graph/edge_io.hpp"
-#include "harness/process_memory.hpp"
 #include "simpath/sample.hpp"
 #include "simpath/simpath.hpp"
 #include "ulibc/affinity.hpp"
 #include "ulibc/error.hpp"
+#include "ulibc/process_memory.hpp"
 
 namespace ulibc::cli {
 
@@ -92,7 +92,7 @@ nlohmann::ordered_json result_json(const PathProblem& p, const std::string& note
       {"seconds",
        {{"total", r.seconds()}, {"order", r.order_seconds}, {"build", r.build_seconds}, {"reduce", r.reduce_seconds}}},
       {"search_peak_bytes", r.peak_bytes},
-      {"peak_rss_bytes", harness::peak_resident_memory()},
+      {"peak_rss_bytes", ulibc::peak_resident_memory()},
       {"states_per_edge", r.states},
       {"nodes_per_edge", nodes},
       {"samples", samples}};
@@ -143,8 +143,8 @@ void run_simpath(const SimpathOptions& o) {
              map.size() == 1 ? "sequential" : "edge-based (EBA)");
   fmt::print("search {:.3f} s: {} states; reduce and count {:.3f} s: {} ZDD nodes; total {:.3f} s\n", r.build_seconds,
              r.total_states(), r.reduce_seconds, r.zdd.size(), r.seconds());
-  fmt::print("memory: {} held by the search at most, {} resident at peak\n", harness::format_bytes(r.peak_bytes),
-             harness::format_bytes(harness::peak_resident_memory()));
+  fmt::print("memory: {} held by the search at most, {} resident at peak\n", ulibc::format_bytes(r.peak_bytes),
+             ulibc::format_bytes(ulibc::peak_resident_memory()));
   print_levels(r);
   if (!samples.empty()) {
     fmt::print("{} path{} drawn uniformly (seed {}):\n", samples.size(), samples.size() == 1 ? "" : "s", o.seed);

@@ -14,13 +14,13 @@
 
 #include "commands.hpp"
 #include "graph/dimacs_io.hpp"
-#include "harness/process_memory.hpp"
 #include "sssp/check_lines.hpp"
 #include "sssp/road_problem.hpp"
 #include "sssp/sssp.hpp"
 #include "ulibc/affinity.hpp"
 #include "ulibc/error.hpp"
 #include "ulibc/memory.hpp"
+#include "ulibc/process_memory.hpp"
 
 namespace ulibc::cli {
 
@@ -129,7 +129,7 @@ nlohmann::ordered_json result_json(const sssp::RoadProblem& p, sssp::Algorithm a
           {"queries_per_second", r.queries_per_second()},
           {"teps", r.teps()},
           {"note", r.note},
-          {"peak_rss_bytes", harness::peak_resident_memory()},
+          {"peak_rss_bytes", ulibc::peak_resident_memory()},
           {"queries", queries}};
 }
 

@@ -9,11 +9,11 @@
 
 #include "commands.hpp"
 #include "draw.hpp"
-#include "harness/process_memory.hpp"
 #include "json.hpp"
 #include "summary.hpp"
 #include "table.hpp"
 #include "ulibc/apic.hpp"
+#include "ulibc/process_memory.hpp"
 
 namespace ulibc::cli {
 
@@ -47,12 +47,12 @@ void print_totals(const Topology& topo) {
 std::string hugepages_cell(const Node& n) {
   std::string text;
   for (const HugePages& h : n.hugepages)
-    text += fmt::format("{}{}: {}/{}", text.empty() ? "" : ", ", harness::format_bytes(h.page_bytes), h.free, h.total);
+    text += fmt::format("{}{}: {}/{}", text.empty() ? "" : ", ", ulibc::format_bytes(h.page_bytes), h.free, h.total);
   return text.empty() ? "-" : text;
 }
 
 std::string memory_cell(const Node& n) {
-  std::string text = n.has_memory() ? harness::format_bytes(n.memory_bytes) : "memory-less";
+  std::string text = n.has_memory() ? ulibc::format_bytes(n.memory_bytes) : "memory-less";
   if (!n.allowed) text += " (not in cgroup mems)";
   return text;
 }
@@ -95,8 +95,7 @@ void print_caches(const Topology& topo) {
   Table t({{"level"}, {"type", true}, {"size"}, {"instances"}, {"cpus each"}});
   for (const auto& [kind, count] : instances) {
     const auto& [level, type, size, sharing] = kind;
-    t.add(
-        {fmt::format("L{}", level), type, harness::format_bytes(size), std::to_string(count), std::to_string(sharing)});
+    t.add({fmt::format("L{}", level), type, ulibc::format_bytes(size), std::to_string(count), std::to_string(sharing)});
   }
   fmt::print("\nCaches:\n");
   t.print(std::cout);

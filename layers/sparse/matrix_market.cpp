@@ -14,15 +14,14 @@
 #include <type_traits>
 #include <vector>
 
-#include "graph/file_io.hpp"
+#include "io/file_io.hpp"
 #include "ulibc/error.hpp"
 
 namespace ulibc::sparse {
 
 namespace {
 
-namespace file_io = graph::file_io;
-using file_io::Fields;
+using io::Fields;
 
 enum class Format { coordinate, array };
 enum class Field { real, integer, pattern, complex };
@@ -99,7 +98,7 @@ class Reader {
       if (!kComplex) fail("complex matrices are not read as real: read them with read_matrix_market_complex");
       return Field::complex;
     }
-    fail(fmt::format("field {}: expected real, integer, pattern{}", file_io::quoted(field),
+    fail(fmt::format("field {}: expected real, integer, pattern{}", io::quoted(field),
                      kComplex ? " or complex" : " (complex: read_matrix_market_complex)"));
   }
 
@@ -112,7 +111,7 @@ class Reader {
         fail("hermitian matrices are complex, not read as real: read them with read_matrix_market_complex");
       return Symmetry::hermitian;
     }
-    fail(fmt::format("symmetry {}: expected general, symmetric, skew-symmetric{}", file_io::quoted(symmetry),
+    fail(fmt::format("symmetry {}: expected general, symmetric, skew-symmetric{}", io::quoted(symmetry),
                      kComplex ? " or hermitian" : " (hermitian: read_matrix_market_complex)"));
   }
 
@@ -123,12 +122,12 @@ class Reader {
       fail("the first line is not a Matrix Market banner (\"%%MatrixMarket matrix coordinate real general\")");
     const std::string object = lower(f.next()), format = lower(f.next()), field = lower(f.next()),
                       symmetry = lower(f.next());
-    if (object != "matrix") fail(fmt::format("object {}: only 'matrix' is read", file_io::quoted(object)));
+    if (object != "matrix") fail(fmt::format("object {}: only 'matrix' is read", io::quoted(object)));
     Banner b;
     if (format == "array")
       b.format = Format::array;
     else if (format != "coordinate")
-      fail(fmt::format("format {}: expected coordinate or array", file_io::quoted(format)));
+      fail(fmt::format("format {}: expected coordinate or array", io::quoted(format)));
     b.field = read_field(field);
     b.symmetry = read_symmetry(symmetry);
     if (b.format == Format::array && b.field == Field::pattern) fail("an array has values: pattern is coordinate only");
@@ -140,9 +139,9 @@ class Reader {
 
   Index count(std::string_view field, std::string_view name, Index min, Index max) const {
     bool out_of_range = false;
-    const std::optional<std::int64_t> n = file_io::to_integer(field, out_of_range);
+    const std::optional<std::int64_t> n = io::to_integer(field, out_of_range);
     if (!n || *n < min || *n > max)
-      fail(fmt::format("{} {}: expected a whole number from {} to {}", name, file_io::quoted(field), min, max));
+      fail(fmt::format("{} {}: expected a whole number from {} to {}", name, io::quoted(field), min, max));
     return *n;
   }
 
@@ -172,8 +171,8 @@ class Reader {
   double number(std::string_view field, Field kind) const {
     if (kind == Field::integer) {
       bool out_of_range = false;
-      const std::optional<std::int64_t> v = file_io::to_integer(field, out_of_range);
-      if (!v) fail(fmt::format("value {} is not a whole number (the field is integer)", file_io::quoted(field)));
+      const std::optional<std::int64_t> v = io::to_integer(field, out_of_range);
+      if (!v) fail(fmt::format("value {} is not a whole number (the field is integer)", io::quoted(field)));
       return static_cast<double>(*v);
     }
     std::string_view digits = field;
@@ -181,7 +180,7 @@ class Reader {
     double v = 0;
     const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
     if (ec != std::errc() || end != digits.data() + digits.size() || !std::isfinite(v))
-      fail(fmt::format("value {} is not a finite number", file_io::quoted(field)));
+      fail(fmt::format("value {} is not a finite number", io::quoted(field)));
     return v;
   }
 
@@ -291,7 +290,7 @@ class Reader {
 
 template <class T>
 BasicMatrixEntries<T> read_entries_as(std::istream& in, const std::string& source) {
-  const std::string text = file_io::read_all(in, source);
+  const std::string text = io::read_all(in, source);
   return Reader<T>(text, source).read();
 }
 
@@ -319,7 +318,7 @@ CsrMatrix read_matrix_market(std::istream& in, const std::string& source) {
 }
 
 CsrMatrix read_matrix_market_file(const std::string& path) {
-  std::ifstream in = file_io::open_input(path);
+  std::ifstream in = io::open_input(path);
   return read_matrix_market(in, path);
 }
 
@@ -334,7 +333,7 @@ std::vector<double> read_matrix_market_vector(std::istream& in, const std::strin
 }
 
 std::vector<double> read_matrix_market_vector_file(const std::string& path, Index rows) {
-  std::ifstream in = file_io::open_input(path);
+  std::ifstream in = io::open_input(path);
   return read_matrix_market_vector(in, path, rows);
 }
 
@@ -353,7 +352,7 @@ ComplexCsrMatrix read_matrix_market_complex(std::istream& in, const std::string&
 }
 
 ComplexCsrMatrix read_matrix_market_complex_file(const std::string& path) {
-  std::ifstream in = file_io::open_input(path);
+  std::ifstream in = io::open_input(path);
   return read_matrix_market_complex(in, path);
 }
 
@@ -363,7 +362,7 @@ std::vector<Complex> read_matrix_market_complex_array(std::istream& in, const st
 }
 
 std::vector<Complex> read_matrix_market_complex_array_file(const std::string& path, Index rows, Index cols) {
-  std::ifstream in = file_io::open_input(path);
+  std::ifstream in = io::open_input(path);
   return read_matrix_market_complex_array(in, path, rows, cols);
 }
 

@@ -19,7 +19,7 @@
 #include <cmath>
 #include <cstddef>
 
-#include "graph/random_stream.hpp"
+#include "random/random_stream.hpp"
 #include "ulibc/error.hpp"
 
 namespace ulibc::graph {
@@ -63,13 +63,13 @@ const KroneckerParams& checked(const KroneckerParams& p) {
 KroneckerTuples::KroneckerTuples(const KroneckerParams& p)
     : scale_(checked(p).scale),
       edgefactor_(p.edgefactor),
-      key_(mix64(p.seed)),
+      key_(rng::mix64(p.seed)),
       a_(fixed(p.a)),
       ab_(fixed(p.a + p.b)),
       abc_(fixed(p.a + p.b + p.c)),
       mask_((std::uint64_t{1} << p.scale) - 1),
       shift_(static_cast<unsigned>(p.scale + 1) / 2) {
-  Stream rng(key_, ~std::uint64_t{0});  // an index no tuple uses (there are fewer than 2^41)
+  rng::Stream rng(key_, ~std::uint64_t{0});  // an index no tuple uses (there are fewer than 2^41)
   for (Round& r : rounds_) r = {rng.next() | 1u, rng.next()};
 }
 

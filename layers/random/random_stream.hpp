@@ -1,5 +1,5 @@
-// graph/random_stream.hpp — the counter-based generator that the graph
-// generators share (internal to the kernels; not an installed header).
+// random/random_stream.hpp — the counter-based generator that the graph generators, the road problems and
+// the eigensolver's random starts share.
 //
 // A generator keys every random choice by (seed, the index of what is being
 // chosen: a tuple, a vertex, a street), never by a position in one sequential
@@ -8,7 +8,7 @@
 #pragma once
 #include <cstdint>
 
-namespace ulibc::graph {
+namespace ulibc::rng {
 
 // 2^64 divided by the golden ratio, rounded to odd: splitmix64's increment.
 constexpr std::uint64_t kGolden = 0x9e3779b97f4a7c15ULL;
@@ -38,4 +38,4 @@ class Stream {
   std::uint64_t state_;
 };
 
-}  // namespace ulibc::graph
+}  // namespace ulibc::rng

@@ -29,13 +29,14 @@
 #include <utility>
 #include <vector>
 
-#include "graph/file_io.hpp"
+#include "graph/binary_header.hpp"
+#include "io/file_io.hpp"
 #include "ulibc/error.hpp"
 
 namespace ulibc::graph {
 namespace {
 
-using namespace file_io;
+using namespace io;
 
 static_assert(std::endian::native == std::endian::little,
               "binary graph data is read and written in place, and the format is little-endian");
@@ -387,7 +388,8 @@ void write_dimacs_graph(const WeightedGraph& g, const std::string& path) {
 
 void write_binary_graph(const WeightedGraph& g, const std::string& path) {
   OutputFile out(path);
-  out.write_header(kMagic, {static_cast<std::uint64_t>(g.vertices()), static_cast<std::uint64_t>(g.arc_count())});
+  write_binary_header(out, kMagic,
+                      {static_cast<std::uint64_t>(g.vertices()), static_cast<std::uint64_t>(g.arc_count())});
   out.write(g.offsets().data(), g.offsets().size() * sizeof(EdgeIndex));
   out.write(g.arcs().data(), g.arcs().size() * sizeof(Arc));
   out.finish();

@@ -5,8 +5,8 @@
 
 #include <limits>
 
-#include "harness/process_memory.hpp"
 #include "ulibc/error.hpp"
+#include "ulibc/process_memory.hpp"
 
 namespace ulibc::harness {
 

@@ -17,7 +17,7 @@
 #include <cmath>
 #include <numeric>
 
-#include "graph/random_stream.hpp"
+#include "random/random_stream.hpp"
 #include "ulibc/error.hpp"
 
 namespace ulibc::graph {
@@ -34,7 +34,7 @@ enum class Draw : std::uint64_t { place = 0, east_street = 1, south_street = 2 }
 
 // The one word of vertex v's stream for `what`.
 std::uint64_t draw(std::uint64_t key, std::int64_t v, Draw what) {
-  return Stream(key, 3 * static_cast<std::uint64_t>(v) + static_cast<std::uint64_t>(what)).next();
+  return rng::Stream(key, 3 * static_cast<std::uint64_t>(v) + static_cast<std::uint64_t>(what)).next();
 }
 
 // A uniform double in [0, 1) from 32 random bits: finer than any grid can show.
@@ -192,7 +192,7 @@ RoadNetwork generate_road(const RoadParams& p, int threads) {
   const std::int64_t n = p.rows * p.cols;
   RoadNetwork out;
   out.arcs.vertices = n;
-  const std::uint64_t key = mix64(p.seed);
+  const std::uint64_t key = rng::mix64(p.seed);
   place_intersections(p, key, team, out.coordinates);
   const Grid grid(p, key, out.coordinates);
   const std::vector<std::int64_t> first = chunk_offsets(grid, n, team);

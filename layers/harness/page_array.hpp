@@ -11,13 +11,11 @@
 #include <type_traits>
 #include <utility>
 
+#include "ulibc/process_memory.hpp"
+
 namespace ulibc::harness {
 
 inline constexpr std::size_t kPageArrayBytes = std::size_t{1} << 20;
-
-// Whole pages for `bytes`, not initialised; std::bad_alloc when the kernel refuses.
-void* map_pages(std::size_t bytes);
-void unmap_pages(void* pages, std::size_t bytes) noexcept;
 
 // n elements of a trivial type, not initialised.
 template <class T>

@@ -1,16 +1,15 @@
-// harness/process_memory.cpp — the process's memory for benchmarks and commands, over the library's OS layer.
-#include "harness/process_memory.hpp"
+// memory/process_memory.cpp — the process's memory (ulibc/process_memory.hpp), over the OS layer.
+#include "ulibc/process_memory.hpp"
 
 #include <array>
 #include <cstdio>
 #include <new>
 
-#include "harness/page_array.hpp"
 #include "os/meminfo.hpp"
 #include "os/memory.hpp"
 #include "os/process.hpp"
 
-namespace ulibc::harness {
+namespace ulibc {
 
 std::uint64_t available_memory() { return os::available_memory().value_or(0); }
 std::uint64_t peak_resident_memory() { return os::peak_resident_memory().value_or(0); }
@@ -41,4 +40,4 @@ std::string format_bytes(std::uint64_t bytes) {
   return number + " " + kUnits[unit];
 }
 
-}  // namespace ulibc::harness
+}  // namespace ulibc

@@ -1,5 +1,5 @@
-// mpi/micro.cpp — the timing loops of mpi/micro.hpp, OSU's definitions, each repetition kept.
-#include "mpi/micro.hpp"
+// mpi_costs/mpi_costs.cpp — the timing loops of mpi_costs/mpi_costs.hpp, OSU's definitions, each repetition kept.
+#include "mpi_costs/mpi_costs.hpp"
 
 #include <fmt/format.h>
 
@@ -11,10 +11,10 @@
 
 #include "epcc/epcc.hpp"
 #include "harness/named.hpp"
-#include "harness/process_memory.hpp"
 #include "harness/stats.hpp"
 #include "mpi/comm.hpp"
 #include "ulibc/error.hpp"
+#include "ulibc/process_memory.hpp"
 
 namespace ulibc::mpi {
 
@@ -193,7 +193,7 @@ std::vector<char> buffer(std::size_t bytes, char fill) {
 
 std::string cache_name(const Cache& c) {
   const char* kind = c.type == "Data" ? "d" : c.type == "Instruction" ? "i" : "";
-  return fmt::format("L{}{} ({})", c.level, kind, harness::format_bytes(c.size_bytes));
+  return fmt::format("L{}{} ({})", c.level, kind, ulibc::format_bytes(c.size_bytes));
 }
 
 }  // namespace
@@ -218,7 +218,7 @@ std::vector<std::size_t> message_sizes(std::vector<std::uint64_t> given) {
   for (const std::uint64_t b : given)
     if (b == 0 || b % sizeof(double) != 0 || b > kMaxMessageBytes)
       throw input_error(fmt::format("{} bytes: message sizes are whole doubles (multiples of 8 bytes) from 8 to {}", b,
-                                    harness::format_bytes(kMaxMessageBytes)));
+                                    ulibc::format_bytes(kMaxMessageBytes)));
   std::sort(given.begin(), given.end());
   given.erase(std::unique(given.begin(), given.end()), given.end());
   return {given.begin(), given.end()};

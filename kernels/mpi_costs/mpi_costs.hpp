@@ -1,4 +1,5 @@
-// mpi/micro.hpp — MPI's basic costs measured by message size: what `ulibc bench mpi` runs and stores as a profile.
+// mpi_costs/mpi_costs.hpp — MPI's basic costs measured by message size: what `ulibc bench mpi` runs and stores as a
+// profile.
 //
 // Katagiri and Kuroda (§3.2, Figs 2–9) measure the MPI calls GMRES(m) makes before tuning it: point-to-point
 // bandwidth between ranks pinned to chosen processors (sharing a cache or not, one machine or two), non-blocking

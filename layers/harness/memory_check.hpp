@@ -6,7 +6,7 @@
 namespace ulibc::harness {
 
 // Throws Error(input) when `bytes` exceed the memory the machine can give now
-// (harness::available_memory), naming `what` and both sizes: "STREAM arrays
+// (ulibc::available_memory), naming `what` and both sizes: "STREAM arrays
 // (3 x 8.0 GiB) need 24.0 GiB, but only 5.2 GiB is available". Also refuses
 // sizes whose byte count overflowed (bytes == UINT64_MAX).
 void require_memory(std::uint64_t bytes, const std::string& what);

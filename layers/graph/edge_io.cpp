@@ -6,7 +6,7 @@
 // which the format fixes as little-endian: the static_assert below keeps a
 // big-endian build from silently writing the wrong bytes. The header's
 // integers are assembled byte by byte and need no such promise. What it
-// shares with the DIMACS formats (reading, fields, writing) is graph/file_io.hpp.
+// shares with the DIMACS formats (reading, fields, writing) is io/file_io.hpp.
 #include "graph/edge_io.hpp"
 
 #include <fmt/format.h>
@@ -19,13 +19,14 @@
 #include <type_traits>
 #include <vector>
 
-#include "graph/file_io.hpp"
+#include "graph/binary_header.hpp"
+#include "io/file_io.hpp"
 #include "ulibc/error.hpp"
 
 namespace ulibc::graph {
 namespace {
 
-using namespace file_io;
+using namespace io;
 
 static_assert(std::endian::native == std::endian::little,
               "binary edge data is read and written in place, and the format is little-endian");
@@ -198,7 +199,7 @@ EdgeList read_edges(const std::string& path) {
 void write_binary_edges(const EdgeList& edges, const std::string& path) {
   check_writable(edges, path);
   OutputFile out(path);
-  out.write_header(kMagic, {static_cast<std::uint64_t>(edges.vertices), edges.edges.size()});
+  write_binary_header(out, kMagic, {static_cast<std::uint64_t>(edges.vertices), edges.edges.size()});
   out.write(edges.edges.data(), edges.edges.size() * sizeof(Edge));
   out.finish();
 }

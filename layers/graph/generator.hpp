@@ -10,7 +10,7 @@
 #include <cstdint>
 
 #include "graph/edge_list.hpp"
-#include "graph/random_stream.hpp"
+#include "random/random_stream.hpp"
 
 namespace ulibc::graph {
 
@@ -51,7 +51,7 @@ class KroneckerTuples {
   // 32-bit r picks (0,0) below a_, (0,1) below ab_, (1,0) below abc_, else
   // (1,1) (a threshold may be 2^32 when D is zero, hence 64 bits).
   Edge draw(std::int64_t i) const {
-    Stream rng(key_, static_cast<std::uint64_t>(i));
+    rng::Stream rng(key_, static_cast<std::uint64_t>(i));
     std::uint32_t u = 0, v = 0;
     const auto descend = [&](std::uint32_t r) {
       const unsigned quadrant = (r >= a_) + (r >= ab_) + (r >= abc_);  // the row bit times 2 plus the column bit

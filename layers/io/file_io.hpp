@@ -1,13 +1,10 @@
-// graph/file_io.hpp — what the kernels' file readers and writers share
-// (graph/edge_io.cpp, graph/dimacs_io.cpp, sparse/matrix_market.cpp):
-// whole-stream reading, blank-separated fields, decimal numbers, message
+// io/file_io.hpp — what the file readers and writers of every layer and kernel share (the graph formats, Matrix
+// Market, SDPA, the eigen problem specs): whole-stream reading, blank-separated fields, decimal numbers, message
 // quoting, chunked binary reads, checked writes.
 //
-// Internal to the file formats, not an API for the kernels. The
-// conventions it carries: a reader takes the whole stream into one buffer and
-// parses it with std::from_chars; binary data is read straight into vectors
-// in the host's layout (the formats are little-endian, which each format's
-// source asserts); every failure is a ulibc::Error naming the source or path.
+// The conventions it carries: a reader takes the whole stream into one buffer and parses it with std::from_chars;
+// binary data is read straight into vectors in the host's layout (the formats are little-endian, which each
+// format's source asserts); every failure is a ulibc::Error naming the source or path.
 #pragma once
 #include <fmt/format.h>
 
@@ -25,10 +22,9 @@
 #include <type_traits>
 #include <vector>
 
-#include "graph/edge_list.hpp"
 #include "ulibc/error.hpp"
 
-namespace ulibc::graph::file_io {
+namespace ulibc::io {
 
 // A piece of the input as a message shows it: quoted, printable, short.
 inline std::string quoted(std::string_view s) {
@@ -156,33 +152,6 @@ inline void store_le64(unsigned char* p, std::uint64_t x) {
   for (int i = 0; i < 8; ++i) p[i] = static_cast<unsigned char>(x >> (8 * i));
 }
 
-// The header both binary formats start with: an 8-byte magic, the vertex count
-// and the count of what follows (edges, arcs), as little-endian uint64.
-constexpr std::size_t kHeaderBytes = 24;
-struct BinaryHeader {
-  std::uint64_t vertices = 0, count = 0;
-};
-
-// Reads and checks the header: the magic (`what` names the format in the
-// message), its length, a vertex count that 32-bit ids allow.
-inline BinaryHeader read_binary_header(std::istream& in, const std::string& source, std::string_view magic,
-                                       std::string_view what) {
-  unsigned char bytes[kHeaderBytes] = {};
-  in.read(reinterpret_cast<char*>(bytes), kHeaderBytes);
-  const auto got = static_cast<std::size_t>(in.gcount());
-  const std::size_t magic_bytes = std::min(got, magic.size());
-  if (got == 0 || std::memcmp(bytes, magic.data(), magic_bytes) != 0)
-    throw input_error(fmt::format("{}: not a {} (it does not start with \"{}\")", source, what, magic));
-  if (got < kHeaderBytes)
-    throw input_error(
-        fmt::format("{}: truncated: the header ends after {} of its {} bytes", source, got, kHeaderBytes));
-  const BinaryHeader h{load_le64(bytes + 8), load_le64(bytes + 16)};
-  if (h.vertices > static_cast<std::uint64_t>(kMaxVertices))
-    throw input_error(fmt::format("{}: the header declares {} vertices, more than the {} that 32-bit ids allow", source,
-                                  h.vertices, kMaxVertices));
-  return h;
-}
-
 // ---- Text fields -------------------------------------------------------------------
 
 inline bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
@@ -234,14 +203,6 @@ class OutputFile {
     if (!out_) fail();
   }
   void write(std::string_view s) { write(s.data(), s.size()); }
-  // The binary formats' header; `magic` is 8 bytes.
-  void write_header(std::string_view magic, const BinaryHeader& h) {
-    unsigned char bytes[kHeaderBytes] = {};
-    std::memcpy(bytes, magic.data(), std::min<std::size_t>(magic.size(), 8));
-    store_le64(bytes + 8, h.vertices);
-    store_le64(bytes + 16, h.count);
-    write(bytes, kHeaderBytes);
-  }
 
   // Closes the file, which flushes what the stream still buffers.
   void finish() {
@@ -294,4 +255,4 @@ class LineWriter {
   char* p_;
 };
 
-}  // namespace ulibc::graph::file_io
+}  // namespace ulibc::io
