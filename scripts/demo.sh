@@ -11,7 +11,7 @@ bash scripts/setup.sh demo
 # information), so that what the demo compiled is not compiled again.
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -DNDEBUG" \
   -DULIBC_BUILD_TESTS=OFF -DULIBC_BUILD_PEERS=OFF >/dev/null
-cmake --build build --target ulibc_cli fig6_triad
+cmake --build build --target ulibc_cli ulibc_stream_cli fig6_triad
 ulibc=build/bin/ulibc
 "$ulibc" topology
 for policy in scatter compact compact+; do

@@ -124,9 +124,7 @@ std::string check_line(const std::vector<SearchRecord>& searches) {
 class BfsBench final : public BenchKernel {
  public:
   std::string name() const override { return "bfs"; }
-  std::string description() const override {
-    return "Graph500 BFS: direction-optimizing, plain and NUMA-partitioned, validated, in TEPS";
-  }
+  std::string description() const override { return kBenchSummary; }
 
   void add_options(CLI::App& app) override {
     app.add_option("--scale", scale_option_,

@@ -12,4 +12,8 @@ namespace ulibc::bfs {
 
 std::unique_ptr<harness::BenchKernel> make_bench();
 
+// What it measures, in one line: `ulibc bench --help` lists it, without linking the kernel.
+inline constexpr const char* kBenchSummary =
+    "Graph500 BFS: direction-optimizing, plain and NUMA-partitioned, validated, in TEPS";
+
 }  // namespace ulibc::bfs

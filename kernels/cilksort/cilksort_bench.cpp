@@ -34,9 +34,7 @@ using Keys = std::unique_ptr<std::uint64_t[]>;
 class CilksortBench final : public harness::BenchKernel {
  public:
   std::string name() const override { return "cilksort"; }
-  std::string description() const override {
-    return "Cilksort (Cilk-5's parallel merge sort) of random 64-bit keys on the task runtime";
-  }
+  std::string description() const override { return kBenchSummary; }
 
   void add_options(CLI::App& app) override {
     app.add_option("--size", size_option_, fmt::format("Keys to sort (default {}; 1M = 1e6)", kDefaultSize))

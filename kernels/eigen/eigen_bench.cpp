@@ -55,9 +55,7 @@ std::uint64_t generated_rows(const std::string& spec) {
 class EigenBench final : public harness::BenchKernel {
  public:
   std::string name() const override { return "eigen"; }
-  std::string description() const override {
-    return "Jacobi–Davidson (JDQR) for a few eigenpairs of a sparse complex matrix: time and where it went";
-  }
+  std::string description() const override { return kBenchSummary; }
 
   void add_options(CLI::App& app) override {
     app.add_option("--generate", generate_,

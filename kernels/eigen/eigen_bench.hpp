@@ -13,4 +13,8 @@ namespace ulibc::eigen {
 // matrix, against its spectrum.
 std::unique_ptr<harness::BenchKernel> make_bench();
 
+// What it measures, in one line: `ulibc bench --help` lists it, without linking the kernel.
+inline constexpr const char* kBenchSummary =
+    "Jacobi–Davidson (JDQR) for a few eigenpairs of a sparse complex matrix: time and where it went";
+
 }  // namespace ulibc::eigen

@@ -68,9 +68,7 @@ double checked_delay(const std::optional<double>& given, double fallback, const 
 class EpccBench final : public BenchKernel {
  public:
   std::string name() const override { return "epcc"; }
-  std::string description() const override {
-    return "EPCC OpenMP overheads: synchronisation (with ULIBC's NUMA barrier) and loop scheduling";
-  }
+  std::string description() const override { return kBenchSummary; }
   void add_options(CLI::App& app) override;
   void prepare(const Topology& topo, int max_threads, bool quick) override;
   nlohmann::ordered_json parameters() const override;

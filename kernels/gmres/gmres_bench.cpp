@@ -35,9 +35,7 @@ constexpr int kProductReps = 50;
 class GmresBench final : public harness::BenchKernel {
  public:
   std::string name() const override { return "gmres"; }
-  std::string description() const override {
-    return "GMRES(m) time to solution, tuning included, and its sparse product's GFLOP/s (one MPI rank)";
-  }
+  std::string description() const override { return kBenchSummary; }
 
   void add_options(CLI::App& app) override {
     app.add_option("--matrix", matrix_, "A Matrix Market file")->type_name("FILE.mtx");

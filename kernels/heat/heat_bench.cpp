@@ -31,9 +31,7 @@ constexpr int kDefaultReps = 3, kQuickReps = 2;
 class HeatBench final : public harness::BenchKernel {
  public:
   std::string name() const override { return "heat"; }
-  std::string description() const override {
-    return "2-D heat equation by explicit steps on the task runtime: ms per step and steals per step";
-  }
+  std::string description() const override { return kBenchSummary; }
 
   void add_options(CLI::App& app) override {
     app.add_option("--rows", rows_option_, fmt::format("Grid rows, boundary included (default {})", kDefaultSide));

@@ -31,9 +31,7 @@ constexpr const char* kAllPlacements = "copies,interleave,first-touch";
 class SdpBench final : public harness::BenchKernel {
  public:
   std::string name() const override { return "sdp"; }
-  std::string description() const override {
-    return "Semidefinite programming (SDPA's interior-point method): ELEMENTS, CHOLESKY and the whole solve";
-  }
+  std::string description() const override { return kBenchSummary; }
 
   void add_options(CLI::App& app) override {
     app.add_option("--problem", problem_name_,

@@ -11,4 +11,8 @@ namespace ulibc::sdp {
 // verifier (the ULIBC paper's Figs. 15–16 are ELEMENTS under each policy and thread count).
 std::unique_ptr<harness::BenchKernel> make_bench();
 
+// What it measures, in one line: `ulibc bench --help` lists it, without linking the kernel.
+inline constexpr const char* kBenchSummary =
+    "Semidefinite programming (SDPA's interior-point method): ELEMENTS, CHOLESKY and the whole solve";
+
 }  // namespace ulibc::sdp

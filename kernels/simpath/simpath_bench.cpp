@@ -47,9 +47,7 @@ Measurement seconds_measurement(std::string name, std::vector<double> reps) {
 class SimpathBench final : public BenchKernel {
  public:
   std::string name() const override { return "simpath"; }
-  std::string description() const override {
-    return "Simpath: exact s-t path counts by ZDD, sequential and edge-based parallel (EBA), in seconds";
-  }
+  std::string description() const override { return kBenchSummary; }
 
   void add_options(CLI::App& app) override {
     app.add_option("--grid", grids_, fmt::format("Grids of K x K cells, one variant each (default {})", kDefaultGrid))

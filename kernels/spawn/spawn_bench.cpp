@@ -30,9 +30,7 @@ constexpr int kDefaultReps = 5, kQuickReps = 2;
 class SpawnBench final : public harness::BenchKernel {
  public:
   std::string name() const override { return "spawn"; }
-  std::string description() const override {
-    return "task runtime overhead: ns per task of fib (with and without a cutoff) and of a linear spawn tree";
-  }
+  std::string description() const override { return kBenchSummary; }
 
   void add_options(CLI::App& app) override {
     app.add_option("--fib", fib_option_, fmt::format("n of fib(n), a task per call (default {})", kDefaultFib));

@@ -61,9 +61,7 @@ PageKind pages_of(const Variant& v) { return v.huge ? PageKind::transparent_huge
 class SsspBench final : public BenchKernel {
  public:
   std::string name() const override { return "sssp"; }
-  std::string description() const override {
-    return "Shortest paths on road graphs: many-query Dijkstra throughput, Δ-stepping, DIMACS checksums";
-  }
+  std::string description() const override { return kBenchSummary; }
 
   void add_options(CLI::App& app) override {
     problem_options_.add_to(app, /*point_to_point=*/false);  // the benchmark times single-source queries

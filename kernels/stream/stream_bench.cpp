@@ -121,9 +121,7 @@ RunResult measure(std::string variant, const Arrays& s, int threads, int reps, c
 class StreamBench final : public BenchKernel {
  public:
   std::string name() const override { return "stream"; }
-  std::string description() const override {
-    return "STREAM Copy/Scale/Add/Triad bandwidth on ordinary and node-distributed arrays";
-  }
+  std::string description() const override { return kBenchSummary; }
 
   void add_options(CLI::App& app) override {
     app.add_option("--size", size_option_,

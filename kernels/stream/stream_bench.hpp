@@ -10,4 +10,8 @@ namespace ulibc::stream {
 // policy none, else ordinary and node arrays).
 std::unique_ptr<harness::BenchKernel> make_bench();
 
+// What it measures, in one line: `ulibc bench --help` lists it, without linking the kernel.
+inline constexpr const char* kBenchSummary =
+    "STREAM Copy/Scale/Add/Triad bandwidth on ordinary and node-distributed arrays";
+
 }  // namespace ulibc::stream

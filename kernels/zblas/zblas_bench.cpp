@@ -107,9 +107,7 @@ Trans parse_trans(const std::string& text) {
 class ZblasBench final : public BenchKernel {
  public:
   std::string name() const override { return "zblas"; }
-  std::string description() const override {
-    return "zgemv, zdotc, zaxpy, dznrm2 (double complex): the Jacobi-Davidson kernels of Nishida et al.";
-  }
+  std::string description() const override { return kBenchSummary; }
 
   void add_options(CLI::App& app) override {
     app.add_option("--size", size_opt_, "vector length, and the matrix's rows (default 65536 = 256^2)");

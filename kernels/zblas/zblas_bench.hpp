@@ -10,4 +10,8 @@ namespace ulibc::zblas {
 // matrix), operands placed by the mapping.
 std::unique_ptr<harness::BenchKernel> make_bench();
 
+// What it measures, in one line: `ulibc bench --help` lists it, without linking the kernel.
+inline constexpr const char* kBenchSummary =
+    "zgemv, zdotc, zaxpy, dznrm2 (double complex): the Jacobi-Davidson kernels of Nishida et al.";
+
 }  // namespace ulibc::zblas

@@ -81,7 +81,4 @@ class BenchKernel {
   virtual std::vector<RunResult> run(const RunContext& ctx) = 0;
 };
 
-// Every kernel `ulibc bench` knows, in the order its help lists them.
-std::vector<std::unique_ptr<BenchKernel>> all_kernels();
-
 }  // namespace ulibc::harness

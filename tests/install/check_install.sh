@@ -72,8 +72,8 @@ fi
 step "the ulibc command"
 [ -x "$prefix/bin/ulibc" ] || fail "bin/ulibc not installed"
 "$prefix/bin/ulibc" --help >"$work/help.txt" 2>&1 || { cat "$work/help.txt" >&2; fail "bin/ulibc --help exited non-zero"; }
-# bench and tune run in the companion program, which must be installed beside it.
-[ -x "$prefix/bin/ulibc-kernels" ] || fail "bin/ulibc-kernels not installed"
+# bench and tune run in each kernel's program, which must be installed beside it.
+[ -x "$prefix/bin/ulibc-stream" ] || fail "bin/ulibc-stream not installed"
 "$prefix/bin/ulibc" bench stream --help >"$work/bench-help.txt" 2>&1 ||
   { cat "$work/bench-help.txt" >&2; fail "bin/ulibc bench stream --help exited non-zero"; }
 grep -q -- "--policy" "$work/bench-help.txt" || fail "ulibc bench stream --help does not list --policy"

@@ -12,6 +12,7 @@
 #include <memory>
 
 #include "bench_report.hpp"
+#include "catalog.hpp"
 #include "commands.hpp"
 #include "harness/sweep.hpp"
 #include "plot.hpp"
@@ -37,12 +38,11 @@ struct HarnessOptions {
   std::vector<std::string> plot_measurements;
 };
 
-// One subcommand per kernel, each with the harness's options and its own.
-struct KernelCommands {
-  std::vector<std::unique_ptr<BenchKernel>> kernels = harness::all_kernels();
-  std::vector<CLI::App*> apps;
-  std::vector<HarnessOptions> options = std::vector<HarnessOptions>(kernels.size());  // by kernel: CLI11 keeps pointers
-  Command mpi;  // bench only: MPI's own costs, measured across ranks rather than swept over policies
+// The program's kernel as a subcommand, with the harness's options and its own.
+struct KernelCommand {
+  std::unique_ptr<BenchKernel> kernel = program_kernel();
+  CLI::App* app = nullptr;
+  HarnessOptions options;  // CLI11 keeps pointers into it: the struct stays where make_shared put it
 };
 
 void add_harness_options(CLI::App& sub, HarnessOptions& o, Mode mode) {
@@ -178,40 +178,27 @@ void run_kernel(BenchKernel& kernel, HarnessOptions& o, Mode mode) {
     throw system_error(fmt::format("{} of {} runs failed (see the check column)", failed, report.runs.size()));
 }
 
-Command add_kernel_commands(CLI::App& parent, Mode mode, const std::string& name, const std::string& help) {
-  auto commands = std::make_shared<KernelCommands>();
-  CLI::App* app = parent.add_subcommand(name, help);
+Command add_kernel_command(CLI::App& parent, Mode mode, const std::string& name) {
+  auto command = std::make_shared<KernelCommand>();
+  CLI::App* app = parent.add_subcommand(name, std::string(summary_of(name)));
   app->require_subcommand(0, 1);
-  for (std::size_t i = 0; i < commands->kernels.size(); ++i) {
-    BenchKernel& kernel = *commands->kernels[i];
-    CLI::App* sub = app->add_subcommand(kernel.name(), kernel.description());
-    add_harness_options(*sub, commands->options[i], mode);
-    kernel.add_options(*sub);
-    commands->apps.push_back(sub);
+  if (command->kernel) {
+    command->app = app->add_subcommand(command->kernel->name(), command->kernel->description());
+    add_harness_options(*command->app, command->options, mode);
+    command->kernel->add_options(*command->app);
   }
-  if (mode == Mode::sweep) commands->mpi = add_bench_mpi_command(*app);
-  auto run = [commands, app, name, mode] {
-    for (std::size_t i = 0; i < commands->apps.size(); ++i)
-      if (commands->apps[i]->parsed()) return run_kernel(*commands->kernels[i], commands->options[i], mode);
-    if (commands->mpi.app && commands->mpi.app->parsed()) return commands->mpi.run();
-    std::string names;
-    for (const auto& k : commands->kernels) names += (names.empty() ? "" : ", ") + k->name();
-    if (commands->mpi.app) names += ", " + commands->mpi.app->get_name();
-    throw input_error("ulibc " + name + " needs a kernel: " + names);
+  auto run = [command, name, mode] {
+    if (command->app && command->app->parsed()) return run_kernel(*command->kernel, command->options, mode);
+    throw input_error("ulibc " + name + " needs a kernel" +
+                      (command->kernel ? ": " + command->kernel->name() : std::string()));
   };
   return {app, run};
 }
 
 }  // namespace
 
-Command add_bench_command(CLI::App& parent) {
-  return add_kernel_commands(parent, Mode::sweep, "bench",
-                             "Run a kernel under each policy and thread count: table, CSV, JSON, plot");
-}
+Command add_bench_command(CLI::App& parent) { return add_kernel_command(parent, Mode::sweep, "bench"); }
 
-Command add_tune_command(CLI::App& parent) {
-  return add_kernel_commands(parent, Mode::tune, "tune",
-                             "Measure every policy on a kernel and name the fastest at each thread count");
-}
+Command add_tune_command(CLI::App& parent) { return add_kernel_command(parent, Mode::tune, "tune"); }
 
 }  // namespace ulibc::cli

@@ -16,6 +16,7 @@
 #include <optional>
 
 #include "bench_report.hpp"
+#include "catalog.hpp"
 #include "commands.hpp"
 #include "harness/memory_check.hpp"
 #include "harness/named.hpp"
@@ -414,12 +415,12 @@ void run_bench_mpi(const MpiBenchOptions& o) {
 
 }  // namespace
 
-Command add_bench_mpi_command(CLI::App& bench) {
+// `bench` with one subcommand, `mpi`: MPI's own costs, measured across ranks rather than swept over policies.
+Command add_bench_mpi_command(CLI::App& parent) {
   auto o = std::make_shared<MpiBenchOptions>();
-  CLI::App* sub = bench.add_subcommand(
-      "mpi",
-      "MPI's costs by message size: p2p latency and bandwidth, overlap of Isend with computation, Allgather, "
-      "Allreduce, Bcast (mpirun -n K ulibc bench mpi)");
+  CLI::App* bench = parent.add_subcommand("bench", std::string(summary_of("bench")));
+  bench->require_subcommand(1);
+  CLI::App* sub = bench->add_subcommand("mpi", std::string(summary_of("bench mpi")));
   sub->add_option("--tests", o->tests,
                   "p2p, overlap, allgather, allreduce, bcast (default all; p2p and overlap need two ranks)")
       ->delimiter(',')
@@ -446,7 +447,7 @@ Command add_bench_mpi_command(CLI::App& bench) {
                   "FILE` reads (other layouts' profiles in FILE are kept)")
       ->type_name("FILE");
   sub->footer("Runs on this machine, under mpirun -n K or alone as one rank: no --fsroot.");
-  return {sub, [o] { run_mpi_command([&] { run_bench_mpi(*o); }, thread_level(*o)); }};
+  return {bench, [o] { run_mpi_command([&] { run_bench_mpi(*o); }, thread_level(*o)); }};
 }
 
 }  // namespace ulibc::cli

@@ -1,4 +1,4 @@
-// cli_main.cpp — what both programs of the command line share: CLI11's setup, dispatch, and errors.
+// cli_main.cpp — what every program of the command line shares: CLI11's setup, dispatch, and errors.
 //
 // Every failure becomes one "ulibc: error:" line and an exit code (CONTRIBUTING.md): 0 ok, 2 usage or input error,
 // 1 any other failure.

@@ -1,22 +1,26 @@
 // commands.hpp — the subcommands of `ulibc` and what they share.
 //
-// cli_main only sets up CLI11 and dispatches: each subcommand registers its
-// own options on the application and hands back the function that runs it,
-// so adding a subcommand is one new file and one table entry. The commands
-// live in two programs: `ulibc` (topology, map, run) stays free of OpenMP,
-// whose runtime would read OMP_* variables and pin the process as it starts
-// (ruining `ulibc run`); `ulibc-kernels` (bench, tune, simpath, sssp, gmres, sdp, eigen)
-// runs the OpenMP kernels, and `ulibc bench|tune|simpath|sssp|gmres|sdp|eigen …` hands
-// over to it.
+// cli_main only sets up CLI11 and dispatches: each subcommand registers its own options on the application and
+// hands back the function that runs it. The commands live in several programs. `ulibc` (topology, map, run,
+// inspect) stays free of OpenMP, whose runtime would read OMP_* variables and pin the process as it starts (ruining
+// `ulibc run`). Every other command runs in its kernel's program, `ulibc-<k>` (bench and tune of k, and k's own
+// command: simpath, sssp, gmres, sdp, eigen, bench mpi), which `ulibc` starts with the words typed; each program
+// links only its kernel. Adding a command is one file defining add_<words>_command and one ulibc_command() entry
+// in CMakeLists.txt, from which the dispatch, the help (catalog.hpp) and the program's command list are made.
 #pragma once
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "ulibc/mapping.hpp"
+
+namespace ulibc::harness {
+class BenchKernel;
+}
 
 namespace ulibc::cli {
 
@@ -44,6 +48,7 @@ Command add_topology_command(CLI::App& parent);
 Command add_map_command(CLI::App& parent);
 Command add_run_command(CLI::App& parent);
 Command add_inspect_command(CLI::App& parent);
+// The handed-over commands, each in its kernel's program (catalog.hpp lists them).
 Command add_bench_command(CLI::App& parent);
 Command add_tune_command(CLI::App& parent);
 Command add_simpath_command(CLI::App& parent);
@@ -51,10 +56,12 @@ Command add_sssp_command(CLI::App& parent);
 Command add_gmres_command(CLI::App& parent);
 Command add_sdp_command(CLI::App& parent);
 Command add_eigen_command(CLI::App& parent);
-// `ulibc bench mpi`, registered by bench among its kernels.
-Command add_bench_mpi_command(CLI::App& bench);
+Command add_bench_mpi_command(CLI::App& parent);
 
-// The body of both programs' main: parses argv against `factories`' commands,
+// The kernel that bench and tune measure in this program (nullptr: none), defined by the program's generated main.
+std::unique_ptr<harness::BenchKernel> program_kernel();
+
+// The body of every program's main: parses argv against `factories`' commands,
 // runs the chosen one and returns the exit code (0, 1 or 2).
 int cli_main(int argc, char** argv, std::span<const CommandFactory> factories, const std::string& description,
              const std::string& footer = "");

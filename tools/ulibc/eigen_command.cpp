@@ -8,6 +8,7 @@
 #include <fstream>
 #include <memory>
 
+#include "catalog.hpp"
 #include "commands.hpp"
 #include "eigen/eigen.hpp"
 #include "eigen/problem.hpp"
@@ -173,9 +174,7 @@ void run_eigen(EigenOptions& o) {
 
 Command add_eigen_command(CLI::App& parent) {
   auto o = std::make_shared<EigenOptions>();
-  CLI::App* sub = parent.add_subcommand(
-      "eigen",
-      "A few eigenpairs of a large sparse complex matrix by Jacobi-Davidson (JDQR), with a partial Schur form");
+  CLI::App* sub = parent.add_subcommand("eigen", std::string(summary_of("eigen")));
   sub->add_option("--matrix", o->matrix, "Matrix Market file (complex, hermitian, or real read as complex)")
       ->type_name("FILE");
   sub->add_option("--generate", o->generate,

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <memory>
 
+#include "catalog.hpp"
 #include "commands.hpp"
 #include "gmres/gmres.hpp"
 #include "gmres/verify.hpp"
@@ -265,8 +266,7 @@ void run_gmres(const GmresOptions& o) {
 
 Command add_gmres_command(CLI::App& parent) {
   auto o = std::make_shared<GmresOptions>();
-  CLI::App* sub = parent.add_subcommand(
-      "gmres", "Solve A x = b by GMRES(m) on MPI (run under mpirun -n K, or alone as one rank), tuned at run time");
+  CLI::App* sub = parent.add_subcommand("gmres", std::string(summary_of("gmres")));
   sub->add_option("--matrix", o->matrix, "The matrix: a Matrix Market file")->type_name("FILE.mtx");
   sub->add_option("--generate", o->generate,
                   "A model problem instead: poisson2d:N, poisson3d:N, convdiff2d:N or convdiff3d:N (docs/SPARSE.md)")

@@ -1,6 +1,9 @@
 """Draws a `ulibc bench` JSON record: each measurement against the thread
 count, one line per policy and variant (the ULIBC paper's Fig. 8 layout), with
-95% intervals where the kernel gives them. With one thread count, bars.
+95% intervals where the kernel gives them and, shaded, the range of its
+repetitions, so that noise is not read as a policy's effect. With one thread
+count, bars whose whiskers are that range. On a machine of one NUMA node the
+title says that policies can only differ there by the order of the cores.
 When the kernel's parameters carry "plot_x" ({"label", "values": {variant:
 x}}), the variants are sizes: each measurement is drawn against the size,
 one line per policy and thread count (the paper's Fig. 13), on a log scale.
@@ -37,8 +40,14 @@ def measurement_names(record):
     return names[:MAX_PANELS]
 
 
+def spread(m):
+    """The lowest and highest repetition of a measurement, or its value twice when it kept none."""
+    reps = m.get("reps") or [m["value"]]
+    return min(reps), max(reps)
+
+
 def series(record, name):
-    """{(policy, variant): {threads: (value, ci95)}} and the unit of `name`."""
+    """{(policy, variant): {threads: (value, ci95, (lowest, highest) repetition)}} and the unit of `name`."""
     lines, unit = {}, ""
     for run in record["runs"]:
         if not run["valid"]:
@@ -49,7 +58,7 @@ def series(record, name):
                     continue
                 unit = m["unit"]
                 label = run["policy"] + (" / " + result["variant"] if result["variant"] else "")
-                lines.setdefault(label, {})[run["threads"]] = (m["value"], m["ci95"])
+                lines.setdefault(label, {})[run["threads"]] = (m["value"], m["ci95"], spread(m))
     return lines, unit
 
 
@@ -83,7 +92,10 @@ def draw_lines(ax, lines):
         xs = sorted(points)
         ys = [points[x][0] for x in xs]
         errors = [points[x][1] or 0.0 for x in xs]
-        ax.errorbar(xs, ys, yerr=errors if any(errors) else None, marker="o", capsize=3, label=label)
+        drawn = ax.errorbar(xs, ys, yerr=errors if any(errors) else None, marker="o", capsize=3, label=label)
+        lows, highs = [points[x][2][0] for x in xs], [points[x][2][1] for x in xs]
+        if lows != highs:
+            ax.fill_between(xs, lows, highs, color=drawn.lines[0].get_color(), alpha=0.15, linewidth=0)
     every = sorted({x for points in lines.values() for x in points})
     ax.set_xscale("log", base=2)
     ax.set_xticks(every)
@@ -94,8 +106,9 @@ def draw_lines(ax, lines):
 def draw_bars(ax, lines):
     labels = list(lines)
     values = [next(iter(lines[label].values())) for label in labels]
-    errors = [v[1] or 0.0 for v in values]
-    ax.bar(range(len(labels)), [v[0] for v in values], yerr=errors if any(errors) else None, capsize=3)
+    below = [max(0.0, v[0] - v[2][0]) for v in values]
+    above = [max(0.0, v[2][1] - v[0]) for v in values]
+    ax.bar(range(len(labels)), [v[0] for v in values], yerr=[below, above] if any(below + above) else None, capsize=3)
     ax.set_xticks(range(len(labels)))
     ax.set_xticklabels(labels, rotation=30, ha="right")
     threads = next(iter(lines[labels[0]]))
@@ -105,8 +118,12 @@ def draw_bars(ax, lines):
 def title(record):
     machine = record["machine"]
     counts = machine["topology"]["counts"]
-    return (f"ulibc bench {record['kernel']} on {machine['hostname']}: {plural(counts['nodes'], 'node')}, "
+    line = (f"ulibc bench {record['kernel']} on {machine['hostname']}: {plural(counts['nodes'], 'node')}, "
             f"{plural(counts['packages'], 'package')}, {plural(counts['usable'], 'processor')}")
+    if counts["nodes"] == 1:
+        line += ("\none NUMA node: the policies differ only in the order of the cores, "
+                 "so differences within the shaded spread of the repetitions are noise")
+    return line
 
 
 def plural(count, noun):

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <memory>
 
+#include "catalog.hpp"
 #include "commands.hpp"
 #include "sdp/result_file.hpp"
 #include "sdp/sdp.hpp"
@@ -147,8 +148,7 @@ void run_sdp(SdpOptions& o) {
 
 Command add_sdp_command(CLI::App& parent) {
   auto o = std::make_shared<SdpOptions>();
-  CLI::App* sub = parent.add_subcommand(
-      "sdp", "Solve a semidefinite program in SDPA format (.dat-s, .dat) by SDPA's primal-dual interior-point method");
+  CLI::App* sub = parent.add_subcommand("sdp", std::string(summary_of("sdp")));
   sub->add_option("FILE", o->file, "The problem: SDPA sparse (.dat-s) or dense (.dat) format")->required();
   add_placement_options(*sub, o->placement);
   sub->add_option("--elements", o->elements,

@@ -10,6 +10,7 @@
 #include <optional>
 #include <utility>
 
+#include "catalog.hpp"
 #include "commands.hpp"
 #include "graph/edge_io.hpp"
 #include "simpath/sample.hpp"
@@ -158,9 +159,7 @@ void run_simpath(const SimpathOptions& o) {
 
 Command add_simpath_command(CLI::App& parent) {
   auto o = std::make_shared<SimpathOptions>();
-  CLI::App* sub = parent.add_subcommand(
-      "simpath",
-      "Count the simple s-t paths of a graph exactly (Simpath's ZDD; edge-based parallel on several threads)");
+  CLI::App* sub = parent.add_subcommand("simpath", std::string(summary_of("simpath")));
   sub->add_option("--grid", o->grid,
                   "A grid of K x K cells, or R,C: R x C cells ((R+1)(C+1) vertices), s and t at "
                   "opposite corners")

@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 
+#include "catalog.hpp"
 #include "commands.hpp"
 #include "graph/dimacs_io.hpp"
 #include "sssp/check_lines.hpp"
@@ -169,8 +170,7 @@ void run_sssp(const SsspOptions& o) {
 
 Command add_sssp_command(CLI::App& parent) {
   auto o = std::make_shared<SsspOptions>();
-  CLI::App* sub = parent.add_subcommand(
-      "sssp", "Shortest paths on road graphs (DIMACS .gr/.ss/.p2p or generated): DIMACS checksums, queries/s, TEPS");
+  CLI::App* sub = parent.add_subcommand("sssp", std::string(summary_of("sssp")));
   o->problem.add_to(*sub, /*point_to_point=*/true);
   add_placement_options(*sub, o->placement);
   sub->add_option("--algorithm", o->algorithm,
