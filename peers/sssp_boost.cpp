@@ -116,6 +116,47 @@ void dijkstra(const Graph& g, VertexId source, bool no_color, Distance* dist, Ve
   }
 }
 
+// The sources, 0-based: from a DIMACS .ss file, or the --source options (1-based), checked against n vertices.
+std::vector<VertexId> read_sources(const std::string& path, const std::vector<long long>& options, long long n) {
+  std::vector<VertexId> sources;
+  if (!path.empty()) {
+    for (auto s : ulibc::graph::read_dimacs_sources(path, n)) sources.push_back(static_cast<VertexId>(s));
+    if (sources.empty()) throw ulibc::input_error(path + ": no sources");
+    return sources;
+  }
+  for (long long s : options) {
+    if (s < 1 || s > n)
+      throw ulibc::input_error("source " + std::to_string(s) + " outside the graph's vertices 1.." + std::to_string(n));
+    sources.push_back(static_cast<VertexId>(s - 1));
+  }
+  return sources;
+}
+
+// One timed search from each source: its seconds, the vertices it reached and DIMACS's checksum of the distances.
+nlohmann::ordered_json run_queries(const Graph& g, const std::vector<VertexId>& sources, bool no_color,
+                                   bool predecessors) {
+  nlohmann::ordered_json queries = nlohmann::ordered_json::array();
+  for (VertexId source : sources) {
+    const auto t0 = std::chrono::steady_clock::now();
+    std::vector<Distance> dist(num_vertices(g));
+    std::vector<VertexId> pred(predecessors ? num_vertices(g) : 0);
+    dijkstra(g, source, no_color, dist.data(), predecessors ? pred.data() : nullptr);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    long long reached = 0;
+    std::uint64_t checksum = 0;
+    for (Distance d : dist)
+      if (d != kInfinity) {
+        ++reached;
+        checksum = (checksum + (d & kChecksumMask)) & kChecksumMask;
+      }
+    queries.push_back({{"source", static_cast<long long>(source) + 1},
+                       {"seconds", seconds},
+                       {"reached", reached},
+                       {"checksum", checksum}});
+  }
+  return queries;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -142,19 +183,7 @@ int main(int argc, char** argv) {
       throw ulibc::input_error("no sources: give --sources FILE.ss or --source ID");
     ulibc::graph::WeightedGraph rows = ulibc::graph::read_weighted_graph(graph_path);
     const long long n = rows.vertices();
-    std::vector<VertexId> sources;  // 0-based
-    if (!sources_path.empty()) {
-      for (auto s : ulibc::graph::read_dimacs_sources(sources_path, rows.vertices()))
-        sources.push_back(static_cast<VertexId>(s));
-      if (sources.empty()) throw ulibc::input_error(sources_path + ": no sources");
-    } else {
-      for (long long s : source_options) {
-        if (s < 1 || s > n)
-          throw ulibc::input_error("source " + std::to_string(s) + " outside the graph's vertices 1.." +
-                                   std::to_string(n));
-        sources.push_back(static_cast<VertexId>(s - 1));
-      }
-    }
+    const std::vector<VertexId> sources = read_sources(sources_path, source_options, n);
 
     // BGL's copy of the rows, weights beside the heads (building is not timed).
     const auto arcs = static_cast<ArcIndex>(rows.arc_count());
@@ -164,25 +193,7 @@ int main(int argc, char** argv) {
     rows = {};  // free ULIBC's copy before the queries
 
     const bool no_color = variant == "no-color";
-    nlohmann::ordered_json queries = nlohmann::ordered_json::array();
-    for (VertexId source : sources) {
-      const auto t0 = std::chrono::steady_clock::now();
-      std::vector<Distance> dist(num_vertices(g));
-      std::vector<VertexId> pred(predecessors ? num_vertices(g) : 0);
-      dijkstra(g, source, no_color, dist.data(), predecessors ? pred.data() : nullptr);
-      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      long long reached = 0;
-      std::uint64_t checksum = 0;
-      for (Distance d : dist)
-        if (d != kInfinity) {
-          ++reached;
-          checksum = (checksum + (d & kChecksumMask)) & kChecksumMask;
-        }
-      queries.push_back({{"source", static_cast<long long>(source) + 1},
-                         {"seconds", seconds},
-                         {"reached", reached},
-                         {"checksum", checksum}});
-    }
+    const nlohmann::ordered_json queries = run_queries(g, sources, no_color, predecessors);
 
     const long long graph_bytes = (n + 1) * static_cast<long long>(sizeof(ArcIndex)) +
                                   static_cast<long long>(arcs * (sizeof(VertexId) + sizeof(Weight)));

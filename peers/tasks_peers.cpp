@@ -126,6 +126,72 @@ void print(const std::string& mode, const std::string& with, int threads, long l
   std::exit(2);
 }
 
+// Every repetition's figure and the verifier's word on the last one checked.
+struct Outcome {
+  std::vector<double> values;
+  bool valid = true;
+  std::string check;
+};
+
+// fib or the linear tree, `reps` times on the peer runtime `with`: ns per task.
+Outcome time_spawn(const std::string& mode, long long n, const std::string& with, int threads, int reps) {
+  Outcome o;
+  if (mode == "fib") {
+    const double tasks = static_cast<double>(ulibc::spawn::fib_calls(static_cast<int>(n)) - 1);
+    for (int r = 0; r < reps && o.valid; ++r) {
+      const auto t = Clock::now();
+      const std::uint64_t f = on_team(with, threads, [&] { return with == "tbb" ? fib_tbb(n) : fib_omp(n); });
+      o.values.push_back(since(t) * 1e9 / tasks);
+      const auto c = ulibc::spawn::check_fib(static_cast<int>(n), f);
+      o.valid = c.valid;
+      o.check = c.message;
+    }
+    return o;
+  }
+  const auto count = static_cast<std::uint64_t>(n);
+  for (int r = 0; r < reps && o.valid; ++r) {
+    const auto t = Clock::now();
+    const std::uint64_t got =
+        on_team(with, threads, [&] { return with == "tbb" ? linear_tbb(count) : linear_omp(count); });
+    o.values.push_back(since(t) * 1e9 / static_cast<double>(n));
+    const auto c = ulibc::spawn::check_linear(count, got);
+    o.valid = c.valid;
+    o.check = c.message;
+  }
+  return o;
+}
+
+// Cilksort's keys sorted `reps` times by `with` (oneTBB's parallel_sort, std::sort(par), or Cilksort on OpenMP
+// tasks): seconds per sort.
+Outcome time_sort(long long n, const std::string& with, int threads, int reps, std::uint64_t seed,
+                  const ulibc::cilksort::Cutoffs& cut) {
+  Outcome o;
+  const auto size = static_cast<std::size_t>(n);
+  std::unique_ptr<std::uint64_t[]> keys(new std::uint64_t[size]), buffer(new std::uint64_t[size]);
+  const std::span<std::uint64_t> k(keys.get(), size), b(buffer.get(), size);
+  std::vector<std::uint64_t> reference;
+  for (int r = 0; r < reps && o.valid; ++r) {
+    ulibc::cilksort::fill_random(k, seed);  // outside a task runtime: serially
+    if (reference.empty()) reference = ulibc::cilksort::reference_order(k);
+    const auto t = Clock::now();
+    if (with == "tbb") {
+      tbb::parallel_sort(k.begin(), k.end());
+    } else if (with == "stdpar") {
+      std::sort(std::execution::par, k.begin(), k.end());
+    } else {
+      on_team(with, threads, [&] {
+        ulibc::cilksort::detail::sort(OmpFork{}, k, b, cut.sort, cut.merge);
+        return 0;
+      });
+    }
+    o.values.push_back(since(t));
+    const auto c = ulibc::cilksort::check_sorted(k, reference);
+    o.valid = c.valid;
+    o.check = c.message;
+  }
+  return o;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -163,55 +229,7 @@ int main(int argc, char** argv) {
     usage("--with \"" + with + "\": tbb or omp" + (sorting ? ", or stdpar" : ""));
   tbb::global_control limit(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads));
 
-  std::vector<double> values;
-  bool valid = true;
-  std::string check;
-  if (mode == "fib") {
-    const double tasks = static_cast<double>(ulibc::spawn::fib_calls(static_cast<int>(n)) - 1);
-    for (int r = 0; r < reps && valid; ++r) {
-      const auto t = Clock::now();
-      const std::uint64_t f = on_team(with, threads, [&] { return with == "tbb" ? fib_tbb(n) : fib_omp(n); });
-      values.push_back(since(t) * 1e9 / tasks);
-      const auto c = ulibc::spawn::check_fib(static_cast<int>(n), f);
-      valid = c.valid;
-      check = c.message;
-    }
-  } else if (mode == "linear") {
-    const auto count = static_cast<std::uint64_t>(n);
-    for (int r = 0; r < reps && valid; ++r) {
-      const auto t = Clock::now();
-      const std::uint64_t got =
-          on_team(with, threads, [&] { return with == "tbb" ? linear_tbb(count) : linear_omp(count); });
-      values.push_back(since(t) * 1e9 / static_cast<double>(n));
-      const auto c = ulibc::spawn::check_linear(count, got);
-      valid = c.valid;
-      check = c.message;
-    }
-  } else {
-    const auto size = static_cast<std::size_t>(n);
-    std::unique_ptr<std::uint64_t[]> keys(new std::uint64_t[size]), buffer(new std::uint64_t[size]);
-    const std::span<std::uint64_t> k(keys.get(), size), b(buffer.get(), size);
-    std::vector<std::uint64_t> reference;
-    for (int r = 0; r < reps && valid; ++r) {
-      ulibc::cilksort::fill_random(k, seed);  // outside a task runtime: serially
-      if (reference.empty()) reference = ulibc::cilksort::reference_order(k);
-      const auto t = Clock::now();
-      if (with == "tbb") {
-        tbb::parallel_sort(k.begin(), k.end());
-      } else if (with == "stdpar") {
-        std::sort(std::execution::par, k.begin(), k.end());
-      } else {
-        on_team(with, threads, [&] {
-          ulibc::cilksort::detail::sort(OmpFork{}, k, b, cut.sort, cut.merge);
-          return 0;
-        });
-      }
-      values.push_back(since(t));
-      const auto c = ulibc::cilksort::check_sorted(k, reference);
-      valid = c.valid;
-      check = c.message;
-    }
-  }
-  print(mode, with, threads, n, values, sorting ? "s" : "ns/task", valid, check);
-  return valid ? 0 : 1;
+  const Outcome o = sorting ? time_sort(n, with, threads, reps, seed, cut) : time_spawn(mode, n, with, threads, reps);
+  print(mode, with, threads, n, o.values, sorting ? "s" : "ns/task", o.valid, o.check);
+  return o.valid ? 0 : 1;
 }

@@ -111,6 +111,47 @@ double time_hwloc(Counts* counts) {
   std::exit(rc);
 }
 
+// One target: both loads counted once, warmed up, then timed in turns; one line of the table. False when ULIBC
+// cannot load it (said on stderr).
+bool measure(const Target& t, int reps, int warmup) {
+  if (t.root.empty())
+    unsetenv("HWLOC_FSROOT");
+  else
+    setenv("HWLOC_FSROOT", t.root.c_str(), 1);
+
+  Counts uc, hc;
+  try {
+    time_ulibc(t.root, &uc);
+  } catch (const ulibc::Error& e) {
+    std::fprintf(stderr, "%s: ulibc: %s\n", t.label.c_str(), e.what());
+    return false;
+  }
+  time_hwloc(&hc);
+  for (int i = 0; i < warmup; ++i) {
+    time_ulibc(t.root, nullptr);
+    time_hwloc(nullptr);
+  }
+  std::vector<double> u, h;
+  u.reserve(static_cast<std::size_t>(reps));
+  h.reserve(static_cast<std::size_t>(reps));
+  for (int r = 0; r < reps; ++r) {
+    if (r % 2 == 0) {
+      u.push_back(time_ulibc(t.root, nullptr));
+      h.push_back(time_hwloc(nullptr));
+    } else {
+      h.push_back(time_hwloc(nullptr));
+      u.push_back(time_ulibc(t.root, nullptr));
+    }
+  }
+  const Stats us = stats_of(u), hs = stats_of(h);
+  const std::string pus = std::to_string(uc.pus) + "/" + std::to_string(hc.pus);
+  std::printf("%-28s %6d %9s %14.1f %14.1f %14.1f %14.1f %7.1fx %7.1fx\n", t.label.c_str(), reps, pus.c_str(),
+              us.median_us, us.min_us, hs.median_us, hs.min_us, hs.median_us / us.median_us, hs.min_us / us.min_us);
+  if (uc.nodes != hc.nodes) std::printf("  note: ulibc sees %d NUMA nodes, hwloc %d\n", uc.nodes, hc.nodes);
+  std::fflush(stdout);
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -159,43 +200,8 @@ int main(int argc, char** argv) {
   std::printf("%-28s %6s %9s %14s %14s %14s %14s %8s %8s\n", "", "", "", "(us)", "(us)", "(us)", "(us)", "median",
               "min");
   std::fflush(stdout);
-  for (const auto& t : targets) {
-    if (t.root.empty())
-      unsetenv("HWLOC_FSROOT");
-    else
-      setenv("HWLOC_FSROOT", t.root.c_str(), 1);
-
-    Counts uc, hc;
-    try {
-      time_ulibc(t.root, &uc);
-    } catch (const ulibc::Error& e) {
-      std::fprintf(stderr, "%s: ulibc: %s\n", t.label.c_str(), e.what());
-      return 1;
-    }
-    time_hwloc(&hc);
-    for (int i = 0; i < warmup; ++i) {
-      time_ulibc(t.root, nullptr);
-      time_hwloc(nullptr);
-    }
-    std::vector<double> u, h;
-    u.reserve(static_cast<std::size_t>(reps));
-    h.reserve(static_cast<std::size_t>(reps));
-    for (int r = 0; r < reps; ++r) {
-      if (r % 2 == 0) {
-        u.push_back(time_ulibc(t.root, nullptr));
-        h.push_back(time_hwloc(nullptr));
-      } else {
-        h.push_back(time_hwloc(nullptr));
-        u.push_back(time_ulibc(t.root, nullptr));
-      }
-    }
-    const Stats us = stats_of(u), hs = stats_of(h);
-    const std::string pus = std::to_string(uc.pus) + "/" + std::to_string(hc.pus);
-    std::printf("%-28s %6d %9s %14.1f %14.1f %14.1f %14.1f %7.1fx %7.1fx\n", t.label.c_str(), reps, pus.c_str(),
-                us.median_us, us.min_us, hs.median_us, hs.min_us, hs.median_us / us.median_us, hs.min_us / us.min_us);
-    if (uc.nodes != hc.nodes) std::printf("  note: ulibc sees %d NUMA nodes, hwloc %d\n", uc.nodes, hc.nodes);
-    std::fflush(stdout);
-  }
+  for (const auto& t : targets)
+    if (!measure(t, reps, warmup)) return 1;
   std::printf("PUs u/h: online processors seen by ulibc / hwloc.  ratio: hwloc time / ulibc time.\n");
   std::printf("hwloc's plugins: %s\n",
               g_hwloc_resident ? "loaded once (a topology held all along)" : "loaded and unloaded by every timed load");

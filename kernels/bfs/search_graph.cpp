@@ -162,26 +162,44 @@ void SearchGraph::order_slice(const Layout& layout, int t) {
   }
 }
 
+// The tuples' arcs placed straight into the parts (GAP's builder, per part): count each vertex's arcs, place them,
+// sort and dedupe each list, close up the room the duplicates took, order each list by its neighbours' degrees.
 SearchGraph::SearchGraph(const graph::Tuples& tuples, const Layout& layout, const Topology* topo,
                          graph::BuildReport* report) {
-  const int team = layout.threads();
-  if (const graph::EdgeList* list = tuples.list()) graph::check_edge_list(*list, team);
+  if (const graph::EdgeList* list = tuples.list()) graph::check_edge_list(*list, layout.threads());
   allocate(layout, topo);
-  const std::int64_t m = tuples.size();
-  const auto tuple_share = [&](int t) {
-    return even_share(Interval{0, m}, static_cast<std::size_t>(t), static_cast<std::size_t>(team));
-  };
-  // Vertex v's counter, then its cursor, in its part's offsets array.
-  const auto counter = [&](Vertex v) -> EdgeIndex& {
-    const int p = layout.owner(v);
-    return offsets_[static_cast<std::size_t>(p)][v - layout.first(p)];
-  };
-  const auto take = [&](Vertex v) {
-    return team > 1 ? std::atomic_ref(counter(v)).fetch_add(1, std::memory_order_relaxed) : counter(v)++;
-  };
+  const EdgeIndex loops = count_arcs(tuples, layout);
+  place_arcs(tuples, layout, topo);
+  close_up(layout, dedupe_lists(layout));
+  run_parallel(layout, [&](int t) { order_slice(layout, t); });
+  if (report) {
+    // Each edge that survived left two distinct arcs; every other tuple that
+    // was not a self-loop repeated an edge already counted.
+    report->self_loops = loops;
+    report->duplicates = tuples.size() - loops - arcs_ / 2;
+  }
+}
 
-  // Each part's counters zeroed by its own threads (first touch), then the
-  // arcs of every tuple but the self-loops counted.
+// Thread t's share of the tuples.
+Interval SearchGraph::tuple_share(const graph::Tuples& tuples, const Layout& layout, int t) {
+  return even_share(Interval{0, tuples.size()}, static_cast<std::size_t>(t),
+                    static_cast<std::size_t>(layout.threads()));
+}
+
+// Vertex v's counter, then its cursor, in its part's offsets array; take() hands out its next slot.
+EdgeIndex& SearchGraph::counter(const Layout& layout, Vertex v) {
+  const int p = layout.owner(v);
+  return offsets_[static_cast<std::size_t>(p)][v - layout.first(p)];
+}
+
+EdgeIndex SearchGraph::take(const Layout& layout, Vertex v) {
+  EdgeIndex& c = counter(layout, v);
+  return layout.threads() > 1 ? std::atomic_ref(c).fetch_add(1, std::memory_order_relaxed) : c++;
+}
+
+// Each part's counters zeroed by its own threads (first touch), then the arcs of every tuple but the self-loops
+// counted. Returns the self-loops.
+EdgeIndex SearchGraph::count_arcs(const graph::Tuples& tuples, const Layout& layout) {
   run_parallel(layout, [&](int t) {
     const int p = layout.part_of(t);
     const Interval share =
@@ -192,23 +210,25 @@ SearchGraph::SearchGraph(const graph::Tuples& tuples, const Layout& layout, cons
   });
   std::atomic<EdgeIndex> loops{0};
   run_parallel(layout, [&](int t) {
-    const Interval share = tuple_share(t);
+    const Interval share = tuple_share(tuples, layout, t);
     EdgeIndex mine = 0;
     tuples.for_each(share.begin, share.end, [&](std::int64_t, graph::Edge e) {
       if (e.u == e.v) {
         ++mine;
         return;
       }
-      take(e.u);
-      take(e.v);
+      take(layout, e.u);
+      take(layout, e.v);
     });
     loops.fetch_add(mine, std::memory_order_relaxed);
   });
+  return loops.load();
+}
 
-  // Counts to starts (each part's extra last entry, 0, becomes its total);
-  // the arrays sized by them; then every arc claims the next slot of its
-  // source's list. A cursor that has taken all its arcs rests at the start
-  // of the next list: afterwards entry i is where list i ends.
+// Counts to starts (each part's extra last entry, 0, becomes its total); the arrays sized by them; then every arc
+// claims the next slot of its source's list. A cursor that has taken all its arcs rests at the start of the next
+// list: afterwards entry i is where list i ends.
+void SearchGraph::place_arcs(const graph::Tuples& tuples, const Layout& layout, const Topology* topo) {
   for (int p = 0; p < layout.parts(); ++p) {
     EdgeIndex* o = offsets_[static_cast<std::size_t>(p)].data();
     EdgeIndex running = 0;
@@ -216,23 +236,25 @@ SearchGraph::SearchGraph(const graph::Tuples& tuples, const Layout& layout, cons
     allocate_arcs(layout, topo, p, static_cast<std::size_t>(running));
   }
   run_parallel(layout, [&](int t) {
-    const Interval share = tuple_share(t);
+    const Interval share = tuple_share(tuples, layout, t);
     tuples.for_each(share.begin, share.end, [&](std::int64_t, graph::Edge e) {
       if (e.u == e.v) return;
-      neighbours_[static_cast<std::size_t>(layout.owner(e.u))][take(e.u)] = e.v;
-      neighbours_[static_cast<std::size_t>(layout.owner(e.v))][take(e.v)] = e.u;
+      neighbours_[static_cast<std::size_t>(layout.owner(e.u))][take(layout, e.u)] = e.v;
+      neighbours_[static_cast<std::size_t>(layout.owner(e.v))][take(layout, e.v)] = e.u;
     });
   });
+}
 
-  // Each thread sorts its share of its part's lists by id and closes up the
-  // distinct arcs at the front of its share; the list's length goes to top
-  // for the while. Then, per part in rank order, the shares move down to
-  // their final places: each lands below the next one's start.
-  struct Share {
-    std::int64_t first = 0;  // the share's first list (from the part's first vertex)
-    EdgeIndex from = 0, length = 0;
-  };
-  std::vector<Share> shares(static_cast<std::size_t>(team));
+// What one thread kept of its share of a part's lists: where they start and how many distinct arcs they hold.
+struct SearchGraph::ListShare {
+  std::int64_t first = 0;  // the share's first list (from the part's first vertex)
+  EdgeIndex from = 0, length = 0;
+};
+
+// Each thread sorts its share of its part's lists by id and closes up the distinct arcs at the front of its share;
+// the list's length goes to top for the while.
+std::vector<SearchGraph::ListShare> SearchGraph::dedupe_lists(const Layout& layout) {
+  std::vector<ListShare> shares(static_cast<std::size_t>(layout.threads()));
   const int bits =
       layout.vertices() > 1 ? static_cast<int>(std::bit_width(static_cast<std::uint64_t>(layout.vertices() - 1))) : 0;
   run_parallel(layout, [&](int t) {
@@ -243,7 +265,7 @@ SearchGraph::SearchGraph(const graph::Tuples& tuples, const Layout& layout, cons
     Vertex* arcs = neighbours_[static_cast<std::size_t>(p)].data();
     Vertex* top = top_[static_cast<std::size_t>(p)].data();
     const std::int64_t begin = share_start(end, 0, vertices, r, k), stop = share_start(end, 0, vertices, r + 1, k);
-    Share& mine = shares[static_cast<std::size_t>(t)];
+    ListShare& mine = shares[static_cast<std::size_t>(t)];
     mine.first = begin;
     mine.from = begin == 0 ? 0 : end[begin - 1];
     EdgeIndex out = mine.from;
@@ -260,7 +282,13 @@ SearchGraph::SearchGraph(const graph::Tuples& tuples, const Layout& layout, cons
     }
     mine.length = out - mine.from;
   });
-  std::vector<int> by_rank(static_cast<std::size_t>(team));
+  return shares;
+}
+
+// Per part, the lists' final offsets from their lengths, then the shares, in rank order, moved down to their final
+// places: each lands below the next one's start.
+void SearchGraph::close_up(const Layout& layout, const std::vector<ListShare>& shares) {
+  std::vector<int> by_rank(static_cast<std::size_t>(layout.threads()));
   for (int p = 0; p < layout.parts(); ++p) {
     const std::int64_t vertices = layout.last(p) - layout.first(p);
     EdgeIndex* o = offsets_[static_cast<std::size_t>(p)].data();
@@ -273,23 +301,16 @@ SearchGraph::SearchGraph(const graph::Tuples& tuples, const Layout& layout, cons
     o[vertices] = running;
     arcs_ += running;
     Vertex* arcs = neighbours_[static_cast<std::size_t>(p)].data();
-    for (int t = 0; t < team; ++t)
+    for (int t = 0; t < layout.threads(); ++t)
       if (layout.part_of(t) == p) by_rank[static_cast<std::size_t>(layout.rank(t))] = t;
     for (int r = 0; r < layout.threads_of(p); ++r) {
-      const Share& s = shares[static_cast<std::size_t>(by_rank[static_cast<std::size_t>(r)])];
+      const ListShare& s = shares[static_cast<std::size_t>(by_rank[static_cast<std::size_t>(r)])];
       if (s.length > 0 && o[s.first] != s.from)
         std::memmove(arcs + o[s.first], arcs + s.from, static_cast<std::size_t>(s.length) * sizeof(Vertex));
     }
     // The room the duplicates took goes back where the allocation allows.
     neighbours_[static_cast<std::size_t>(p)].shrink(static_cast<std::size_t>(running));
     parts_[static_cast<std::size_t>(p)].neighbours = neighbours_[static_cast<std::size_t>(p)].data();
-  }
-  run_parallel(layout, [&](int t) { order_slice(layout, t); });
-  if (report) {
-    // Each edge that survived left two distinct arcs; every other tuple that
-    // was not a self-loop repeated an edge already counted.
-    report->self_loops = loops.load();
-    report->duplicates = m - report->self_loops - arcs_ / 2;
   }
 }
 

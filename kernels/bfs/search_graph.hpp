@@ -196,6 +196,15 @@ class SearchGraph {
   void allocate_arcs(const Layout& layout, const Topology* topo, int p, std::size_t arcs);
   void copy_slice(const CsrGraph& g, const Layout& layout, int thread);
   void order_slice(const Layout& layout, int thread);
+  // The phases of the constructor from tuples, in order.
+  struct ListShare;
+  EdgeIndex count_arcs(const graph::Tuples& tuples, const Layout& layout);
+  void place_arcs(const graph::Tuples& tuples, const Layout& layout, const Topology* topo);
+  std::vector<ListShare> dedupe_lists(const Layout& layout);
+  void close_up(const Layout& layout, const std::vector<ListShare>& shares);
+  static Interval tuple_share(const graph::Tuples& tuples, const Layout& layout, int thread);
+  EdgeIndex& counter(const Layout& layout, Vertex v);
+  EdgeIndex take(const Layout& layout, Vertex v);
 
   EdgeIndex arcs_ = 0;
   std::vector<GraphPart> parts_;

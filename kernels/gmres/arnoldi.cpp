@@ -136,14 +136,15 @@ double Cycle::residual_norm(const Vector& x, TimeSplit& split) {
   return std::sqrt(space.dot(r, r));
 }
 
-CycleEnd Cycle::run(Vector& x, int m, Orth orth, Preconditioner& precond, double target, long steps_left,
-                    TimeSplit& split, bool measure_loss, double deadline, bool ritz) {
+CycleEnd Cycle::run(Vector& x, Preconditioner& precond, const CycleLimits& limits, TimeSplit& split,
+                    std::optional<double> trial_deadline) {
   CycleEnd end;
-  RankCycle space(op_, b_, v_, r_, z_, &precond, split, deadline, ritz ? &end : nullptr);
+  const bool trial = trial_deadline.has_value();
+  RankCycle space(op_, b_, v_, r_, z_, &precond, split,
+                  trial_deadline.value_or(std::numeric_limits<double>::infinity()), trial ? &end : nullptr);
   std::vector<double> raw;  // H before the rotations, for its eigenvalues
-  static_cast<CycleStats&>(end) =
-      run_cycle(space, x, {m, orth, target, steps_left, measure_loss}, ritz ? &raw : nullptr);
-  if (ritz && end.steps > 0) ritz_extremes(raw, end.steps, m + 1, end);
+  static_cast<CycleStats&>(end) = run_cycle(space, x, limits, trial ? &raw : nullptr);
+  if (trial && end.steps > 0) ritz_extremes(raw, end.steps, limits.m + 1, end);
   return end;
 }
 

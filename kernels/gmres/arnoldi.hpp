@@ -5,6 +5,7 @@
 // each cycle still starts by computing it afresh, and only that fresh value may declare convergence.
 #pragma once
 #include <limits>
+#include <optional>
 #include <vector>
 
 #include "gmres/cycle.hpp"
@@ -25,12 +26,12 @@ struct CycleEnd : CycleStats {
 class Cycle {
  public:
   Cycle(Operator& op, const Vector& b);
-  // One cycle from x (updated): at most `m` steps and `steps_left`, ending early once the estimate reaches
-  // `target` or MPI_Wtime() passes `deadline`. With `measure_loss`, also the loss of orthogonality at its end; with
-  // `ritz`, the extreme Ritz values.
-  // Time goes to `split`'s parts. Collective.
-  CycleEnd run(Vector& x, int m, Orth orth, Preconditioner& precond, double target, long steps_left, TimeSplit& split,
-               bool measure_loss = false, double deadline = std::numeric_limits<double>::infinity(), bool ritz = false);
+  // One cycle from x (updated) within `limits` (cycle.hpp: its steps, orthogonalisation, target, whether it measures
+  // the loss of orthogonality). Time goes to `split`'s parts. A tuner's trial gives its `trial_deadline`: the cycle
+  // then ends early once MPI_Wtime() passes it, and also reports each step's time and the extreme Ritz values.
+  // Collective.
+  CycleEnd run(Vector& x, Preconditioner& precond, const CycleLimits& limits, TimeSplit& split,
+               std::optional<double> trial_deadline = std::nullopt);
 
   // r = b − A x and its norm: the residual as the solver reports it. Collective.
   double residual_norm(const Vector& x, TimeSplit& split);

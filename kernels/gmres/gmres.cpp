@@ -47,6 +47,26 @@ TimeSplit across_ranks(TimeSplit t, MPI_Comm comm) {
           parts[3] / ranks, parts[4] / ranks, mpi::max(t.total, comm)};
 }
 
+// The product's exchange and kernel: as given, or measured (that time counts as tuning).
+void settle_product(Operator& op, const Options& opts, Result& res, TimeSplit& split) {
+  if (opts.comm && opts.kernel) {  // nothing to tune: no tuning time
+    op.comm = *opts.comm;
+    op.kernel = *opts.kernel;
+    return;
+  }
+  Timed t(split.tuning);
+  detail::tune_product(op, opts, res.decisions);
+}
+
+// What the solve ended with: its residual, the product it used and where its time went, over the ranks.
+void record_outcome(Result& res, const Operator& op, TimeSplit& split, double started, MPI_Comm comm) {
+  res.relative_residual = res.history.back();
+  res.kernel = op.kernel;
+  res.comm = op.comm;
+  split.total = MPI_Wtime() - started;
+  res.time = across_ranks(split, comm);
+}
+
 }  // namespace
 
 void set_knobs(Options& o, const KnobWords& w) {
@@ -71,13 +91,7 @@ Result solve(const DistributedMatrix& a, const Vector& b, Vector& x, const Optio
   const int limit = static_cast<int>(std::min<Index>(kMaxAutoRestart, a.global_rows()));
   int m = std::min<Index>(opts.restart.value_or(kDefaultRestart), a.global_rows());
 
-  if (opts.comm && opts.kernel) {  // nothing to tune: no tuning time
-    op.comm = *opts.comm;
-    op.kernel = *opts.kernel;
-  } else {
-    Timed t(split.tuning);
-    detail::tune_product(op, opts, res.decisions);
-  }
+  settle_product(op, opts, res, split);
   detail::TrialWinner trials;  // not tuned when the preconditioner is fixed
   std::unique_ptr<Preconditioner> precond;
   long trial_start = 0;  // the steps before the winner's trial began
@@ -110,7 +124,8 @@ Result solve(const DistributedMatrix& a, const Vector& b, Vector& x, const Optio
 
   for (int cycle_no = 1;; ++cycle_no) {
     const long left = opts.max_iterations - res.iterations - res.trial_iterations;
-    const detail::CycleEnd end = cycle.run(x, m, res.orth, *precond, target, left, split, watching);
+    const detail::CycleEnd end = cycle.run(
+        x, *precond, {.m = m, .orth = res.orth, .target = target, .steps_left = left, .measure_loss = watching}, split);
     res.history.push_back(b_norm > 0 ? end.start_residual / b_norm : 0);
     if (end.steps == 0) {
       res.converged = end.start_residual <= target;
@@ -132,13 +147,9 @@ Result solve(const DistributedMatrix& a, const Vector& b, Vector& x, const Optio
       res.decisions.back().reason.insert(0, why);
     }
   }
-  res.relative_residual = res.history.back();
   res.restart = m;
   res.precond_detail = precond->describe();
-  res.kernel = op.kernel;
-  res.comm = op.comm;
-  split.total = MPI_Wtime() - started;
-  res.time = across_ranks(split, comm);
+  record_outcome(res, op, split, started, comm);
   return res;
 }
 

@@ -211,92 +211,97 @@ double trial_deadline(double start, double fastest_trial, double best_predicted)
   return start + std::max(kDropFactor * fastest_trial, kTrialShare * best_predicted);
 }
 
-TrialWinner trial_preconditioners(Operator& op, Cycle& cycle, Vector& x, const Options& opts, int restart,
-                                  double target, bool may_stop, std::vector<Decision>& decisions) {
-  const DistributedMatrix& a = op.matrix();
-  const Team& team = a.team();
-  Vector start(team, a.rows());
-  std::copy(x.data(), x.data() + a.rows(), start.data());
-  double fastest = std::numeric_limits<double>::infinity(), best_predicted = 0;
-  std::string left_out, not_tried;
-  long steps_left = opts.max_iterations;
-  cycle.basis()[std::min(restart, kTrialSteps)];  // allocated (and first touched) before any trial is timed
-  // Block ILU(0) twice when the rank has several threads: per rank is stronger, per thread runs in parallel.
-  std::vector<std::pair<Precond, PrecondOptions>> candidates;
+namespace {
+
+using Candidate = std::pair<Precond, PrecondOptions>;
+
+// The candidates in kTrialOrder. Block ILU(0) twice when the rank has several threads: per rank is stronger, per
+// thread runs in parallel. Jacobi is left out, saying why in `left_out`, when diag(A) is one value.
+std::vector<Candidate> trial_candidates(const DistributedMatrix& a, const Options& opts, std::string& left_out) {
+  std::vector<Candidate> candidates;
   const bool scalar_jacobi = diagonal_is_scalar(a);
   if (scalar_jacobi) left_out = "jacobi left out (diag(A) is one value: M = cI gives none's iterates)";
   for (const Precond p : kTrialOrder) {
     if (p == Precond::jacobi && scalar_jacobi) continue;
     PrecondOptions o = opts.precond_options;
-    if (p == Precond::bilu0 && team.threads() > 1) {
+    if (p == Precond::bilu0 && a.team().threads() > 1) {
       o.ilu_blocks = IluBlocks::rank;
       candidates.emplace_back(p, o);
       o.ilu_blocks = IluBlocks::thread;
     }
     candidates.emplace_back(p, o);
   }
-  std::vector<Trial> trials;
-  double spent = 0, best_to_go = std::numeric_limits<double>::infinity();
-  for (std::size_t c = 0; c < candidates.size(); ++c) {
-    const auto& [p, popts] = candidates[c];
-    const std::size_t trials_left = candidates.size() - c;
-    const double trial_cost = trials.empty() ? 0 : spent / static_cast<double>(trials.size());
-    if (may_stop && !trials.empty() && !more_trials_pay(trial_cost, trials_left, best_to_go)) {
-      std::string names;
-      for (std::size_t k = c; k < candidates.size(); ++k)
-        names += (k > c ? ", " : "") + precond_name(candidates[k].first);
-      not_tried = fmt::format(
-          "; {} not tried: {} trials of about {:.3g} s each would cost more than {} of the {:.3g} s "
-          "the best trial so far predicts for the rest of its solve",
-          names, trials_left, trial_cost, kTuningShare, best_to_go);
-      break;
-    }
-    const double t0 = MPI_Wtime();
-    Trial t{p, popts};
-    try {
-      t.m = make_preconditioner(p, op, popts);
-    } catch (const Error& e) {
-      left_out += fmt::format("{}{} left out ({})", left_out.empty() ? "" : "; ", precond_name(p),
-                              *e.what() ? e.what() : "its set-up failed on another rank");
-      continue;
-    }
-    Prediction& f = t.predicted;
-    f.setup = mpi::max(MPI_Wtime() - t0, a.comm());
-    t.x = Vector(team, a.rows());
-    std::copy(start.data(), start.data() + a.rows(), t.x.data());
-    TimeSplit scratch;
-    t.end = cycle.run(t.x, std::min(restart, kTrialSteps), Orth::cgs, *t.m, target, steps_left, scratch, false,
-                      trial_deadline(t0, fastest, best_predicted), true);
-    const CycleEnd& end = t.end;
-    t.elapsed = mpi::max(MPI_Wtime() - t0, a.comm());
-    steps_left -= end.steps;
-    fastest = std::min(fastest, t.elapsed);
-    f.converged = end.estimate <= target;
-    // Steps per decade: the slower of what the trial measured and what its Ritz values predict. Each alone misleads:
-    // the first steps remove the easy components for every M alike, and a few Ritz values can miss the extremes.
-    const double measured_rate = end.steps > 0 && end.estimate < end.start_residual
-                                     ? end.steps / std::log10(end.start_residual / end.estimate)
-                                     : std::numeric_limits<double>::infinity();
-    t.per_decade = std::max(measured_rate, steps_per_decade(end.ritz_min, end.ritz_max));
-    const double decades = end.estimate > target ? std::log10(end.estimate / target) : 0;
-    f.total_steps = end.steps + decades * t.per_decade;
-    // A trial cut short by its time bound has too few steps to predict from (one step's Ritz value is exact for a
-    // 1x1 matrix): it cannot win.
-    t.cut = !f.converged && end.steps < std::min(restart, kTrialSteps) && steps_left > 0;
-    if (t.cut) f.total_steps = std::numeric_limits<double>::infinity();
-    // The next trial's bound, from this one's own median step (the solve's step costs come after every trial).
-    const double step = mpi::max(median(end.step_seconds), a.comm());
-    const double predicted = t.cut ? f.total_steps : f.setup + f.total_steps * step;
-    best_predicted = trials.empty() ? predicted : std::min(best_predicted, predicted);
-    best_to_go = std::min(best_to_go, t.cut ? f.total_steps : (f.total_steps - end.steps) * step);
-    spent += t.elapsed;
-    trials.push_back(std::move(t));
-    if (trials.back().predicted.converged || steps_left <= 0) break;
+  return candidates;
+}
+
+// What the trials so far tell the next: the steps still allowed, its time bound, whether it can pay for itself.
+struct TrialsSoFar {
+  long steps_left = 0;
+  double fastest = std::numeric_limits<double>::infinity();     // the quickest trial's seconds
+  double best_predicted = 0;                                    // the best predicted solve, set-up included
+  double best_to_go = std::numeric_limits<double>::infinity();  // seconds of the best solve still to come
+  double spent = 0;                                             // seconds of every trial
+  std::size_t count = 0;
+};
+
+// The trial's own prediction from its steps: steps per decade, the slower of what it measured and what its Ritz
+// values predict (each alone misleads: the first steps remove the easy components for every M alike, and a few Ritz
+// values can miss the extremes), and the steps to the tolerance. A trial cut short by its time bound has too few
+// steps to predict from (one step's Ritz value is exact for a 1x1 matrix): it cannot win.
+void predict_steps(Trial& t, int trial_steps, long steps_left, double target) {
+  const CycleEnd& end = t.end;
+  Prediction& f = t.predicted;
+  f.converged = end.estimate <= target;
+  const double measured_rate = end.steps > 0 && end.estimate < end.start_residual
+                                   ? end.steps / std::log10(end.start_residual / end.estimate)
+                                   : std::numeric_limits<double>::infinity();
+  t.per_decade = std::max(measured_rate, steps_per_decade(end.ritz_min, end.ritz_max));
+  const double decades = end.estimate > target ? std::log10(end.estimate / target) : 0;
+  f.total_steps = end.steps + decades * t.per_decade;
+  t.cut = !f.converged && end.steps < trial_steps && steps_left > 0;
+  if (t.cut) f.total_steps = std::numeric_limits<double>::infinity();
+}
+
+// One candidate's trial from `start`: its set-up, then up to `trial_steps` steps by cgs, bounded in time by the
+// trials so far. nullopt when the set-up failed (named in `left_out`). Collective.
+std::optional<Trial> run_trial(Operator& op, Cycle& cycle, const Vector& start, const Candidate& candidate,
+                               int trial_steps, double target, TrialsSoFar& so_far, std::string& left_out) {
+  const DistributedMatrix& a = op.matrix();
+  const double t0 = MPI_Wtime();
+  Trial t{candidate.first, candidate.second};
+  try {
+    t.m = make_preconditioner(candidate.first, op, candidate.second);
+  } catch (const Error& e) {
+    left_out += fmt::format("{}{} left out ({})", left_out.empty() ? "" : "; ", precond_name(candidate.first),
+                            *e.what() ? e.what() : "its set-up failed on another rank");
+    return std::nullopt;
   }
-  if (trials.empty()) throw input_error("no preconditioner could be set up: " + left_out);
+  t.predicted.setup = mpi::max(MPI_Wtime() - t0, a.comm());
+  t.x = Vector(a.team(), a.rows());
+  std::copy(start.data(), start.data() + a.rows(), t.x.data());
+  TimeSplit scratch;
+  t.end = cycle.run(t.x, *t.m, {.m = trial_steps, .orth = Orth::cgs, .target = target, .steps_left = so_far.steps_left},
+                    scratch, trial_deadline(t0, so_far.fastest, so_far.best_predicted));
+  t.elapsed = mpi::max(MPI_Wtime() - t0, a.comm());
+  so_far.steps_left -= t.end.steps;
+  predict_steps(t, trial_steps, so_far.steps_left, target);
+  // The next trial's bound, from this one's own median step (the solve's step costs come after every trial).
+  const double step = mpi::max(median(t.end.step_seconds), a.comm());
+  const double predicted = t.cut ? t.predicted.total_steps : t.predicted.setup + t.predicted.total_steps * step;
+  so_far.fastest = std::min(so_far.fastest, t.elapsed);
+  so_far.best_predicted = so_far.count == 0 ? predicted : std::min(so_far.best_predicted, predicted);
+  so_far.best_to_go =
+      std::min(so_far.best_to_go, t.cut ? t.predicted.total_steps : (t.predicted.total_steps - t.end.steps) * step);
+  so_far.spent += t.elapsed;
+  ++so_far.count;
+  return t;
+}
+
+// Each trial's step cost (its M⁻¹ and A, plus every trial's common orthogonalisation) and predicted seconds.
+void price_trials(std::vector<Trial>& trials, MPI_Comm comm) {
   std::vector<const CycleEnd*> ends;
   for (const Trial& t : trials) ends.push_back(&t.end);
-  const std::vector<StepCost> costs = step_costs(ends, a.comm());
+  const std::vector<StepCost> costs = step_costs(ends, comm);
   for (std::size_t k = 0; k < trials.size(); ++k) {
     Trial& t = trials[k];
     t.apply = costs[k].apply;
@@ -304,30 +309,65 @@ TrialWinner trial_preconditioners(Operator& op, Cycle& cycle, Vector& x, const O
     t.predicted.seconds =
         t.cut ? std::numeric_limits<double>::infinity() : t.predicted.setup + t.predicted.total_steps * costs[k].step;
   }
-  std::string measured = left_out;
-  for (const Trial& t : trials) measured += (measured.empty() ? "" : "; ") + describe(t);
-  measured += not_tried;
+}
+
+// The winner by pick_preconditioner, its iterate left in x, and the decision that says why.
+TrialWinner keep_winner(std::vector<Trial>& trials, Vector& x, int trial_steps, const std::string& left_out,
+                        const std::string& not_tried, std::vector<Decision>& decisions) {
   std::vector<Prediction> predictions;
   for (const Trial& t : trials) predictions.push_back(t.predicted);
   const std::size_t w = pick_preconditioner(predictions);
-  TrialWinner best{trials[w].choice,
-                   trials[w].options,
-                   std::move(trials[w].m),
-                   trials[w].end.steps,
-                   0,
-                   trials[w].predicted.total_steps,
-                   not_tried.empty(),
-                   true};
+  std::string measured = left_out;  // before the winner's M moves out: describe() names each M
+  for (const Trial& t : trials) measured += (measured.empty() ? "" : "; ") + describe(t);
+  Trial& won = trials[w];
+  TrialWinner best{won.choice,        won.options, std::move(won.m), won.end.steps, 0, won.predicted.total_steps,
+                   not_tried.empty(), true};
   for (std::size_t k = 0; k < trials.size(); ++k)
     if (k != w) best.lost_steps += trials[k].end.steps;
-  std::copy(trials[w].x.data(), trials[w].x.data() + a.rows(), x.data());
+  std::copy(won.x.data(), won.x.data() + x.size(), x.data());
   decisions.push_back(
       {"precond", precond_name(best.choice),
        fmt::format("a trial of at most {} steps from the same start each; kept: the fewest predicted steps to the "
                    "tolerance (of counts within {}x of the fewest, the fewest seconds at the fewest count), unless "
-                   "another is predicted to take less than {} of its time: {}",
-                   std::min(restart, kTrialSteps), kStepsTie, kClearMargin, measured)});
+                   "another is predicted to take less than {} of its time: {}{}",
+                   trial_steps, kStepsTie, kClearMargin, measured, not_tried)});
   return best;
+}
+
+}  // namespace
+
+TrialWinner trial_preconditioners(Operator& op, Cycle& cycle, Vector& x, const Options& opts, int restart,
+                                  double target, bool may_stop, std::vector<Decision>& decisions) {
+  const DistributedMatrix& a = op.matrix();
+  Vector start(a.team(), a.rows());
+  std::copy(x.data(), x.data() + a.rows(), start.data());
+  const int trial_steps = std::min(restart, kTrialSteps);
+  cycle.basis()[trial_steps];  // allocated (and first touched) before any trial is timed
+  std::string left_out, not_tried;
+  const std::vector<Candidate> candidates = trial_candidates(a, opts, left_out);
+  std::vector<Trial> trials;
+  TrialsSoFar so_far{.steps_left = opts.max_iterations};
+  for (std::size_t c = 0; c < candidates.size(); ++c) {
+    const std::size_t trials_left = candidates.size() - c;
+    const double trial_cost = trials.empty() ? 0 : so_far.spent / static_cast<double>(trials.size());
+    if (may_stop && !trials.empty() && !more_trials_pay(trial_cost, trials_left, so_far.best_to_go)) {
+      std::string names;
+      for (std::size_t k = c; k < candidates.size(); ++k)
+        names += (k > c ? ", " : "") + precond_name(candidates[k].first);
+      not_tried = fmt::format(
+          "; {} not tried: {} trials of about {:.3g} s each would cost more than {} of the {:.3g} s "
+          "the best trial so far predicts for the rest of its solve",
+          names, trials_left, trial_cost, kTuningShare, so_far.best_to_go);
+      break;
+    }
+    std::optional<Trial> t = run_trial(op, cycle, start, candidates[c], trial_steps, target, so_far, left_out);
+    if (!t) continue;
+    trials.push_back(std::move(*t));
+    if (trials.back().predicted.converged || so_far.steps_left <= 0) break;
+  }
+  if (trials.empty()) throw input_error("no preconditioner could be set up: " + left_out);
+  price_trials(trials, a.comm());
+  return keep_winner(trials, x, trial_steps, left_out, not_tried, decisions);
 }
 
 bool retry_trials(const TrialWinner& w, long steps, long before) {
