@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "os/affinity.hpp"
+#include "binding/affinity_calls.hpp"
 #include "os/cpuid.hpp"
 #include "topology/cpuinfo.hpp"
 #include "ulibc/apic.hpp"
@@ -31,22 +31,22 @@ std::string hex_leaf(unsigned leaf) {
 // puts the caller's mask back (binding records are left alone: this is not a
 // binding). Returns the leaves used, in words.
 std::string ask_each_processor(const Topology& topo, std::vector<ApicEntry>& entries) {
-  const CpuSet mask = os::thread_affinity();
+  const CpuSet mask = detail::thread_affinity();
   std::vector<unsigned> leaves;
   try {
     for (ApicEntry& e : entries) {
       if (!topo.processor(e.proc)->usable()) continue;
-      os::set_current_affinity(CpuSet{e.proc});
+      detail::set_affinity(CpuSet{e.proc});
       if (const auto read = os::apic_id_here()) {
         e.cpuid = read->id;
         if (std::find(leaves.begin(), leaves.end(), read->leaf) == leaves.end()) leaves.push_back(read->leaf);
       }
     }
   } catch (...) {
-    os::set_current_affinity(mask);
+    detail::set_affinity(mask);
     throw;
   }
-  os::set_current_affinity(mask);
+  detail::set_affinity(mask);
   std::string words;
   for (unsigned leaf : leaves) words += (words.empty() ? "" : ", ") + hex_leaf(leaf);
   return words;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "binding/affinity_calls.hpp"
 #include "config/environment.hpp"
 #include "os/affinity.hpp"
 #include "os/process.hpp"
@@ -87,7 +88,7 @@ void bind_threads(const Mapping& map, std::span<std::thread> threads) {
     throw input_error("bind_threads: " + std::to_string(threads.size()) + " threads for a mapping of " +
                       std::to_string(map.size()));
   for (const Placement& p : map.threads())
-    if (p.proc >= 0) os::bind_thread(threads[static_cast<std::size_t>(p.thread)].native_handle(), p.proc);
+    if (p.proc >= 0) detail::bind_other_thread(threads[static_cast<std::size_t>(p.thread)].native_handle(), p.proc);
 }
 
 void run_team(const Mapping& map, const std::function<void(const Placement&)>& body) {
@@ -112,7 +113,7 @@ void run_team(const Mapping& map, const std::function<void(const Placement&)>& b
   // The caller binds only after the others are started, so they inherit its
   // mask as it was, not its own processor.
   const bool caller_had_record = os::has_binding_record();
-  const CpuSet caller_mask = os::thread_affinity();
+  const CpuSet caller_mask = detail::thread_affinity();
   {
     std::vector<std::jthread> others;
     others.reserve(static_cast<std::size_t>(n - 1));
@@ -127,9 +128,9 @@ void run_team(const Mapping& map, const std::function<void(const Placement&)>& b
     if (start.load(std::memory_order_relaxed) == kGo) work(0);
   }  // joins
   if (caller_had_record)
-    os::set_current_affinity(caller_mask);
+    detail::set_affinity(caller_mask);
   else
-    os::restore_current_thread();
+    detail::restore_thread();
   for (const auto& e : errors)
     if (e) std::rethrow_exception(e);
 }

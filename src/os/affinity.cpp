@@ -4,12 +4,9 @@
 #include <sched.h>
 
 #include <cerrno>
-#include <cstring>
 #include <optional>
-#include <string>
 
 #include "os/kernel_mask.hpp"
-#include "ulibc/error.hpp"
 
 namespace ulibc::os {
 
@@ -19,84 +16,62 @@ thread_local std::optional<CpuSet> t_before_binding;
 
 cpu_set_t* cpu_set(KernelMask& mask) { return reinterpret_cast<cpu_set_t*>(mask.data()); }
 
-void check_id(int proc) {
-  if (proc < 0 || proc > CpuSet::kMaxId)
-    throw input_error("processor " + std::to_string(proc) + " is outside 0.." + std::to_string(CpuSet::kMaxId));
-}
+// What the kernel would refuse anyway (no processor at all), refused before a mask is built for it.
+bool settable(const CpuSet& cpus) { return !cpus.empty(); }
 
-[[noreturn]] void refused(const std::string& what, int err) {
-  if (err == EINVAL)
-    throw input_error("cannot bind to " + what +
-                      ": the kernel refused it (offline, or outside the process's allowed processors " +
-                      affinity_before_binding().to_list() + ")");
-  throw system_error("sched_setaffinity(" + what + "): " + std::strerror(err));
-}
-
-// `what` names the target in an error; it is only called on failure.
-template <class What>
-void apply(KernelMask& mask, What what) {
-  if (::sched_setaffinity(0, mask.bytes(), cpu_set(mask)) != 0) refused(what(), errno);
-}
-
-std::string processor_name(int proc) { return "processor " + std::to_string(proc); }
-
-KernelMask mask_of(const CpuSet& cpus) {
-  if (cpus.empty()) throw input_error("cannot bind to an empty processor set");
-  return KernelMask(cpus);
-}
-
-void remember() {
-  if (!t_before_binding) t_before_binding = thread_affinity();
+int apply(const CpuSet& cpus) {
+  if (!settable(cpus)) return EINVAL;
+  KernelMask mask(cpus);
+  return ::sched_setaffinity(0, mask.bytes(), cpu_set(mask)) == 0 ? 0 : errno;
 }
 
 }  // namespace
 
-CpuSet thread_affinity() {
+int thread_affinity(CpuSet& out) {
   // The kernel rejects a buffer smaller than its own mask (EINVAL), so grow.
   for (int bits = 1024; bits <= CpuSet::kMaxId + 1; bits *= 2) {
     KernelMask mask(bits - 1);
-    if (::sched_getaffinity(0, mask.bytes(), cpu_set(mask)) == 0) return mask.to_set();
-    if (errno != EINVAL) break;
+    if (::sched_getaffinity(0, mask.bytes(), cpu_set(mask)) == 0) {
+      out = mask.to_set();
+      return 0;
+    }
+    if (errno != EINVAL) return errno;
   }
-  throw system_error(std::string("sched_getaffinity: ") + std::strerror(errno));
+  return EINVAL;
 }
 
-void bind_current_thread(int proc) {
-  check_id(proc);
-  remember();
-  KernelMask mask(proc);
-  mask.set(proc);
-  apply(mask, [proc] { return processor_name(proc); });
+int bind_current_thread(const CpuSet& cpus) {
+  if (!settable(cpus)) return EINVAL;
+  if (!t_before_binding) {
+    CpuSet before;
+    if (const int err = thread_affinity(before)) return err;
+    t_before_binding = before;
+  }
+  return apply(cpus);
 }
 
-void bind_current_thread(const CpuSet& cpus) {
-  KernelMask mask = mask_of(cpus);
-  remember();
-  apply(mask, [&cpus] { return "processors " + cpus.to_list(); });
-}
-
-bool restore_current_thread() {
-  if (!t_before_binding) return false;
-  set_current_affinity(*t_before_binding);
+int restore_current_thread(bool& restored) {
+  restored = t_before_binding.has_value();
+  if (!restored) return 0;
+  if (const int err = apply(*t_before_binding)) return err;  // the record stays: the thread is still bound
   t_before_binding.reset();
-  return true;
+  return 0;
 }
 
-CpuSet affinity_before_binding() { return t_before_binding ? *t_before_binding : thread_affinity(); }
+int affinity_before_binding(CpuSet& mask) {
+  if (!t_before_binding) return thread_affinity(mask);
+  mask = *t_before_binding;
+  return 0;
+}
 
 bool has_binding_record() { return t_before_binding.has_value(); }
 
-void set_current_affinity(const CpuSet& cpus) {
-  KernelMask mask = mask_of(cpus);
-  apply(mask, [&cpus] { return "processors " + cpus.to_list(); });
-}
+int set_current_affinity(const CpuSet& cpus) { return apply(cpus); }
 
-void bind_thread(pthread_t thread, int proc) {
-  check_id(proc);
-  KernelMask mask(proc);
-  mask.set(proc);
-  if (const int err = ::pthread_setaffinity_np(thread, mask.bytes(), cpu_set(mask)); err != 0)
-    refused(processor_name(proc), err);
+int bind_thread(pthread_t thread, const CpuSet& cpus) {
+  if (!settable(cpus)) return EINVAL;
+  KernelMask mask(cpus);
+  return ::pthread_setaffinity_np(thread, mask.bytes(), cpu_set(mask));
 }
 
 }  // namespace ulibc::os

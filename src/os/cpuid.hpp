@@ -1,6 +1,6 @@
 // os/cpuid.hpp — the x86 CPUID instruction, for what it says of the processor
 // the calling thread runs on now.
-// Convention: nothing throws; nullopt where the architecture has no CPUID or
+// Convention (os/os.hpp's rule): nothing throws; nullopt where the architecture has no CPUID or
 // the leaf is absent.
 #pragma once
 #include <cstdint>

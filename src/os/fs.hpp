@@ -2,7 +2,7 @@
 //
 // Every sysfs/procfs read of the library goes through here, so discovery can
 // be pointed at an extracted snapshot and stays free of raw system calls.
-// Convention: nothing throws; a file or directory that is absent or cannot be
+// Convention (os/os.hpp's rule): nothing throws; a file or directory that is absent or cannot be
 // read is nullopt, false or an empty list.
 #pragma once
 #include <optional>

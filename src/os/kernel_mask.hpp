@@ -1,6 +1,6 @@
 // os/kernel_mask.hpp — the bit mask in which the kernel takes and gives processor and node sets
 // (sched_setaffinity, sched_getaffinity, mbind, get_mempolicy): id i is bit i % 64 of word i / 64.
-// Convention: nothing here fails; ids are 0..CpuSet::kMaxId, which the set types guarantee.
+// Convention (os/os.hpp's rule): nothing here fails; ids are 0..CpuSet::kMaxId, which the set types guarantee.
 #pragma once
 #include <algorithm>
 #include <cstddef>

@@ -1,5 +1,5 @@
 // os/meminfo.hpp — /proc/meminfo and the nodes' meminfo files, read by one parser of their
-// "Key:   value kB" lines. Convention: nothing throws; a file, key or value that is absent or
+// "Key:   value kB" lines. Convention (os/os.hpp's rule): nothing throws; a file, key or value that is absent or
 // malformed is nullopt.
 #pragma once
 #include <cstdint>

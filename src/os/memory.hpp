@@ -1,5 +1,5 @@
 // os/memory.hpp — the memory system calls: mmap, munmap, madvise, mbind, move_pages, mincore and
-// get_mempolicy. Convention (mimalloc's for its primitives): each returns 0 or the errno of the kernel's
+// get_mempolicy. Convention (os/os.hpp's rule): each returns 0 or the errno of the kernel's
 // refusal, gives what it made or found through its last parameter, and never throws.
 #pragma once
 #include <cstddef>

@@ -1,5 +1,6 @@
 // os/pages.hpp — page sizes, transparent huge pages and the hugetlb pools, as the kernel's files report
-// them. Convention: nothing throws; what the kernel does not say (a file absent or malformed) is nullopt.
+// them. Convention (os/os.hpp's rule): nothing throws; what the kernel does not say (a file absent or malformed) is
+// nullopt.
 #pragma once
 #include <cstddef>
 #include <cstdint>

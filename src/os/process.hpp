@@ -1,5 +1,5 @@
 // os/process.hpp — what the kernel says about the calling process and thread.
-// Convention: nothing throws; what the kernel cannot say is nullopt.
+// Convention (os/os.hpp's rule): nothing throws; what the kernel cannot say is nullopt.
 #pragma once
 #include <cstdint>
 #include <optional>

@@ -5,9 +5,11 @@
 // allowed to use, then caches (read only for online processors).
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <optional>
 #include <sstream>
+#include <string>
 #include <tuple>
 
 #include "config/environment.hpp"
@@ -380,7 +382,10 @@ class TopologyBuilder {
     std::optional<NodeSet> mems;
     if (fs_.is_live()) {
       if (const std::string binder = outside_binder(); binder.empty()) {
-        allowed = allowed & os::affinity_before_binding();
+        CpuSet mask;
+        if (const int err = os::affinity_before_binding(mask))
+          throw system_error(std::string("sched_getaffinity: ") + std::strerror(err));
+        allowed = allowed & mask;
       } else {
         if (const auto limits = topo::read_cgroup_limits(fs_, t_.notes_); limits.cpus) allowed = allowed & *limits.cpus;
         note(binder +
