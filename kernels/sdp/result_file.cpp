@@ -8,6 +8,7 @@
 #include <cstring>
 #include <fstream>
 
+#include "io/file_io.hpp"
 #include "ulibc/error.hpp"
 
 namespace ulibc::sdp {
@@ -50,10 +51,7 @@ void write_result(const Problem& problem, const Result& r, std::ostream& out) {
 }
 
 void write_result_file(const Problem& problem, const Result& result, const std::string& path) {
-  std::ofstream out(path);
-  if (out) write_result(problem, result, out);
-  out.flush();
-  if (!out) throw system_error(fmt::format("cannot write the result to {}: {}", path, std::strerror(errno)));
+  io::write_file(path, [&](std::ostream& out) { write_result(problem, result, out); });
 }
 
 }  // namespace ulibc::sdp

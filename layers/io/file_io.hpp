@@ -15,6 +15,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <istream>
 #include <optional>
 #include <string>
@@ -203,6 +204,8 @@ class OutputFile {
     if (!out_) fail();
   }
   void write(std::string_view s) { write(s.data(), s.size()); }
+  // For writers that take a stream: what they write is checked by finish().
+  std::ostream& stream() { return out_; }
 
   // Closes the file, which flushes what the stream still buffers.
   void finish() {
@@ -217,6 +220,14 @@ class OutputFile {
   std::string path_;
   std::ofstream out_;
 };
+
+// The one way a file is written whole: created (or refused, naming the path and why, before anything is
+// computed for it when the caller opens it first), filled by `body`, closed and checked.
+inline void write_file(const std::string& path, const std::function<void(std::ostream&)>& body) {
+  OutputFile file(path);
+  body(file.stream());
+  file.finish();
+}
 
 // Text lines into an OutputFile through a 1 MiB buffer, numbers formatted with
 // std::to_chars: a line is built with put() and number(), ended with end_line().

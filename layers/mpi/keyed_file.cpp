@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "io/file_io.hpp"
 #include "ulibc/error.hpp"
 
 namespace ulibc::mpi {
@@ -56,9 +57,7 @@ void store_record(const std::string& path, const KeyedFile& kind, const nlohmann
                             [&](const nlohmann::json& r) { return r.at("key") == record.at("key"); }),
              list.end());
   list.push_back(record);
-  std::ofstream out(path);
-  out << file.dump(1) << '\n';
-  if (!out) throw system_error(fmt::format("{}: cannot write {}", path, kind.what));
+  io::write_file(path, [&](std::ostream& out) { out << file.dump(1) << '\n'; });
 }
 
 }  // namespace ulibc::mpi

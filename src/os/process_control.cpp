@@ -91,6 +91,14 @@ std::optional<ChildEnd> poll_child(int pid) {
   return ChildEnd{.code = WEXITSTATUS(status)};
 }
 
+ChildEnd wait_child(int pid) {
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) return ChildEnd{.error = errno};
+  if (WIFSIGNALED(status)) return ChildEnd{.code = 128 + WTERMSIG(status), .signal = WTERMSIG(status)};
+  return ChildEnd{.code = WEXITSTATUS(status)};
+}
+
 void forward_termination_signals(int pid) {
   g_forward_to.store(pid);
   struct sigaction sa {};

@@ -1,6 +1,6 @@
 // os/process_control.hpp — starting, watching and signalling another process, and reading its /proc files whole.
-// Convention: nothing throws; a failure is a result carrying errno (0 when it worked), the layer above decides
-// what it means.
+// Convention (os/os.hpp's rule): nothing throws; a failure is a result carrying errno (0 when it worked), the layer
+// above decides what it means.
 #pragma once
 #include <optional>
 #include <string>
@@ -31,6 +31,8 @@ struct ChildEnd {
 };
 // nullopt while the child runs (waitpid WNOHANG); reaps it once it has ended.
 std::optional<ChildEnd> poll_child(int pid);
+// Waits for the child to end and reaps it (waitpid, again after a signal interrupts it).
+ChildEnd wait_child(int pid);
 
 // From now on SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to this process go to `pid` instead: the child decides how
 // it ends, and this process reports it. Those the terminal sends (Ctrl-C) are not sent again: the child, in the

@@ -15,6 +15,7 @@
 #include "catalog.hpp"
 #include "commands.hpp"
 #include "harness/sweep.hpp"
+#include "io/file_io.hpp"
 #include "plot.hpp"
 #include "ulibc/error.hpp"
 
@@ -101,20 +102,14 @@ void check_outputs(const HarnessOptions& o) {
   if (!o.plot.empty()) check_plot_target(o.plot);
 }
 
-void write_file(const std::string& path, const std::function<void(std::ostream&)>& write) {
-  std::ofstream out(path);
-  if (out) write(out);
-  if (!out || !out.flush()) throw system_error("cannot write " + path);
-}
-
 // Files first, so that a failing plot cannot cost the numbers. The text form
 // is the table (bench) or the choices alone (tune).
 void write_outputs(const BenchReport& report, const Topology& topo, const HarnessOptions& o, Mode mode) {
   const nlohmann::ordered_json record = to_json(report, topo);
   if (o.csv_opt->count() && !to_stdout(o.csv_opt, o.csv))
-    write_file(o.csv, [&](std::ostream& out) { write_csv(out, report); });
+    io::write_file(o.csv, [&](std::ostream& out) { write_csv(out, report); });
   if (o.json_opt->count() && !to_stdout(o.json_opt, o.json))
-    write_file(o.json, [&](std::ostream& out) { out << record.dump(2) << '\n'; });
+    io::write_file(o.json, [&](std::ostream& out) { out << record.dump(2) << '\n'; });
   if (to_stdout(o.csv_opt, o.csv))
     write_csv(std::cout, report);
   else if (to_stdout(o.json_opt, o.json))

@@ -20,6 +20,7 @@
 #include "commands.hpp"
 #include "harness/memory_check.hpp"
 #include "harness/named.hpp"
+#include "io/file_io.hpp"
 #include "mpi/comm.hpp"
 #include "mpi/comm_profile.hpp"
 #include "mpi/rank_placement.hpp"
@@ -373,11 +374,7 @@ void write_outputs(const ordered_json& j, const MpiBenchOptions& o, const Resolv
   }
   print_summary(j, r, m);
   if (profile) fmt::print("profile for \"{}\" saved in {}\n", profile->key, o.save);
-  if (o.json_opt->count()) {
-    std::ofstream out(o.json);
-    out << j.dump(2) << '\n';
-    if (!out) throw system_error(fmt::format("cannot write {}", o.json));
-  }
+  if (o.json_opt->count()) io::write_file(o.json, [&](std::ostream& out) { out << j.dump(2) << '\n'; });
 }
 
 void run_bench_mpi(const MpiBenchOptions& o) {

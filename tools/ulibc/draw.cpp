@@ -2,8 +2,6 @@
 #include "draw.hpp"
 
 #include <fmt/format.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -19,10 +17,10 @@
 #include <utility>
 #include <vector>
 
+#include "io/file_io.hpp"
 #include "ulibc/error.hpp"
+#include "ulibc/process.hpp"
 #include "ulibc/process_memory.hpp"
-
-extern char** environ;
 
 namespace ulibc::cli {
 
@@ -511,53 +509,36 @@ const char* const kDefs =
 
 // ---- PNG --------------------------------------------------------------------------------------------------
 
-std::string find_in_path(const std::string& program) {
-  const char* path = std::getenv("PATH");
-  std::string dirs = path ? path : "";
-  for (std::size_t start = 0; start <= dirs.size();) {
-    std::size_t end = dirs.find(':', start);
-    if (end == std::string::npos) end = dirs.size();
-    const std::string dir = dirs.substr(start, end - start);
-    const std::string candidate = (dir.empty() ? std::string(".") : dir) + "/" + program;
-    if (access(candidate.c_str(), X_OK) == 0) return candidate;
-    start = end + 1;
-  }
-  return "";
-}
-
-// Runs `argv` with its output where ours goes; its exit status, 127 when it could not start.
-int run_converter(std::vector<std::string> words) {
-  std::vector<char*> argv;
-  for (std::string& w : words) argv.push_back(w.data());
-  argv.push_back(nullptr);
-  pid_t pid = 0;
-  if (posix_spawn(&pid, argv[0], nullptr, nullptr, argv.data(), environ) != 0) return 127;
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) return 127;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
 void write_text_file(const std::string& text, const std::string& path) {
-  std::ofstream out(path, std::ios::binary);
-  if (!out) throw system_error(fmt::format("cannot write {}: {}", path, std::strerror(errno)));
-  out << text;
-  if (!out.flush()) throw system_error(fmt::format("cannot write {}", path));
+  io::write_file(path, [&](std::ostream& out) { out << text; });
+}
+
+// Runs rsvg-convert; Error(system) saying where to get it when it cannot start.
+int run_converter(const std::vector<std::string>& argv, const std::string& path) {
+  try {
+    return run_program(argv);
+  } catch (const Error& e) {
+    throw system_error("--draw " + path + " needs rsvg-convert to make a PNG (" + e.what() +
+                       "; Debian: librsvg2-bin, which scripts/setup.sh installs); or draw to a .svg file");
+  }
 }
 
 void write_png(const std::string& svg, const std::string& path) {
-  const std::string converter = find_in_path("rsvg-convert");
-  if (converter.empty())
-    throw system_error("--draw " + path +
-                       " needs rsvg-convert to make a PNG (Debian: librsvg2-bin, which scripts/setup.sh installs); "
-                       "or draw to a .svg file");
+  const std::string converter = "rsvg-convert";
   write_text_file("", path);  // a path that cannot be written is named as such, not as a failed conversion
   std::string svg_path = (std::filesystem::temp_directory_path() / "ulibc-draw-XXXXXX.svg").string();
   const int fd = mkstemps(svg_path.data(), 4);
   if (fd < 0) throw system_error("cannot create a temporary file for the picture");
   close(fd);
   write_text_file(svg, svg_path);
-  const int status = run_converter({converter, "--format", "png", "--output", path, svg_path});
+  int status = 0;
+  try {
+    status = run_converter({converter, "--format", "png", "--output", path, svg_path}, path);
+  } catch (const Error&) {
+    std::filesystem::remove(svg_path);
+    std::filesystem::remove(path);
+    throw;
+  }
   std::filesystem::remove(svg_path);
   if (status != 0) {
     std::filesystem::remove(path);

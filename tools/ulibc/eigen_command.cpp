@@ -13,6 +13,7 @@
 #include "eigen/eigen.hpp"
 #include "eigen/problem.hpp"
 #include "eigen/verify.hpp"
+#include "io/file_io.hpp"
 #include "sparse/matrix_market.hpp"
 #include "ulibc/affinity.hpp"
 #include "ulibc/error.hpp"
@@ -113,12 +114,7 @@ bool json_to_stdout(const EigenOptions& o) { return o.json_opt->count() && (o.js
 // --output F or F.mtx: F.values.mtx and F.vectors.mtx.
 void write_output(std::string base, const eigen::Problem& p, const eigen::Result& r) {
   if (base.ends_with(".mtx")) base.resize(base.size() - 4);
-  auto write = [](const std::string& path, auto&& body) {
-    std::ofstream out(path);
-    if (!out) throw system_error(fmt::format("cannot write {}", path));
-    body(out);
-    if (!out.flush()) throw system_error(fmt::format("cannot write {}", path));
-  };
+  const auto write = [](const std::string& path, auto&& body) { io::write_file(path, body); };
   const auto k = static_cast<sparse::Index>(r.found);
   write(base + ".values.mtx",
         [&](std::ostream& out) { sparse::write_matrix_market_complex_array(out, k, 1, r.values); });
@@ -135,11 +131,8 @@ void run_eigen(EigenOptions& o) {
   const Topology topo = load_topology("", false, "eigen", Detail::placement);
   const Mapping map = resolve_mapping(o.placement, topo);
   warn_if_oversubscribed(map);
-  std::ofstream json_file;
-  if (o.json_opt->count() && !json_to_stdout(o)) {  // a bad path costs no solve
-    json_file.open(o.json);
-    if (!json_file) throw system_error(fmt::format("cannot write {}", o.json));
-  }
+  std::optional<io::OutputFile> json_file;
+  if (o.json_opt->count() && !json_to_stdout(o)) json_file.emplace(o.json);  // a bad path costs no solve
   eigen::Result r;
   {
     const ScopedOpenMPTeam team(map);
@@ -158,9 +151,9 @@ void run_eigen(EigenOptions& o) {
   }
   if (!o.output.empty()) write_output(o.output, p, r);
   if (json_to_stdout(o)) print_json(j);
-  if (json_file.is_open()) {
-    json_file << j.dump(2) << '\n';
-    if (!json_file.flush()) throw system_error(fmt::format("cannot write {}", o.json));
+  if (json_file) {
+    json_file->write(j.dump(2) + '\n');
+    json_file->finish();
   }
   if (!c.ok) throw std::runtime_error("the answer failed verification: " + c.failure);
   if (!r.converged)

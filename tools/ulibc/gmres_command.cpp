@@ -13,6 +13,7 @@
 #include "commands.hpp"
 #include "gmres/gmres.hpp"
 #include "gmres/verify.hpp"
+#include "io/file_io.hpp"
 #include "mpi/comm.hpp"
 #include "mpi/rank_placement.hpp"
 #include "mpi_command.hpp"
@@ -125,10 +126,7 @@ void write_solution(const GmresOptions& o, const gmres::DistributedMatrix& a, co
              "MPI_Gatherv");
   mpi::together(a.comm(), [&] {
     if (a.rank() != kRoot) return;
-    std::ofstream out(o.output);
-    sparse::write_matrix_market_vector(out, whole);
-    out.flush();
-    if (!out) throw system_error(fmt::format("cannot write {}", o.output));
+    io::write_file(o.output, [&](std::ostream& out) { sparse::write_matrix_market_vector(out, whole); });
   });
 }
 
@@ -244,11 +242,7 @@ void run_gmres(const GmresOptions& o) {
       print_json(j);
     } else {
       print_summary(j);
-      if (o.json_opt->count()) {
-        std::ofstream out(o.json);
-        out << j.dump(2) << '\n';
-        if (!out) throw system_error(fmt::format("cannot write {}", o.json));
-      }
+      if (o.json_opt->count()) io::write_file(o.json, [&](std::ostream& out) { out << j.dump(2) << '\n'; });
     }
     if (!o.plot.empty()) draw_plot(j, o.plot, {});
   });

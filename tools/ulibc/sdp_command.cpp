@@ -11,6 +11,7 @@
 
 #include "catalog.hpp"
 #include "commands.hpp"
+#include "io/file_io.hpp"
 #include "sdp/result_file.hpp"
 #include "sdp/sdp.hpp"
 #include "sdp/sdpa_format.hpp"
@@ -113,11 +114,8 @@ void run_sdp(SdpOptions& o) {
   const Topology topo = load_topology("", false, "sdp", Detail::placement);
   const Mapping map = resolve_mapping(o.placement, topo);
   warn_if_oversubscribed(map);
-  std::ofstream json_file;
-  if (o.json_opt->count() && !wants_json_on_stdout(o)) {  // a bad path costs no solve
-    json_file.open(o.json);
-    if (!json_file) throw system_error(fmt::format("cannot write {}", o.json));
-  }
+  std::optional<io::OutputFile> json_file;
+  if (o.json_opt->count() && !wants_json_on_stdout(o)) json_file.emplace(o.json);  // a bad path costs no solve
   const bool text = !wants_json_on_stdout(o);
   if (text)
     fmt::print("{}: m = {}, n = {}, {} blocks; {} thread{} ({}); ELEMENTS {}, X^-1 and Y {}\n", o.file, problem.m(),
@@ -135,9 +133,9 @@ void run_sdp(SdpOptions& o) {
   if (!o.out.empty()) sdp::write_result_file(problem, r, o.out);
   const nlohmann::ordered_json j = record(o, problem, map, r);
   if (wants_json_on_stdout(o)) print_json(j);
-  if (json_file.is_open()) {
-    json_file << j.dump(2) << '\n';
-    if (!json_file.flush()) throw system_error(fmt::format("cannot write {}", o.json));
+  if (json_file) {
+    json_file->write(j.dump(2) + '\n');
+    json_file->finish();
   }
   if (r.phase == sdp::Phase::noINFO || r.phase == sdp::Phase::pFEAS || r.phase == sdp::Phase::dFEAS ||
       r.phase == sdp::Phase::pdFEAS)

@@ -13,6 +13,7 @@
 #include "catalog.hpp"
 #include "commands.hpp"
 #include "graph/edge_io.hpp"
+#include "io/file_io.hpp"
 #include "simpath/sample.hpp"
 #include "simpath/simpath.hpp"
 #include "ulibc/affinity.hpp"
@@ -116,20 +117,16 @@ void run_simpath(const SimpathOptions& o) {
   if (o.samples < 0) throw input_error(fmt::format("--sample {}: the number of paths cannot be negative", o.samples));
 
   // Open the ZDD's file before the search, so that a bad path costs no search.
-  std::ofstream zdd_out;
-  if (!o.zdd_file.empty()) {
-    zdd_out.open(o.zdd_file);
-    if (!zdd_out) throw system_error(fmt::format("cannot write the ZDD to {}", o.zdd_file));
-  }
+  std::optional<io::OutputFile> zdd_out;
+  if (!o.zdd_file.empty()) zdd_out.emplace(o.zdd_file);
   const auto [r, binding] =
       solve_on_team(problem, {.order = order, .threads = map.size(), .memory_limit = o.memory_limit}, map);
   std::vector<std::vector<graph::Vertex>> samples;
   for (const auto& set : simpath::sample_sets(r.zdd, o.samples, o.seed))
     samples.push_back(simpath::path_vertices(set, problem.s));
-  if (!o.zdd_file.empty()) {
-    simpath::write_zdd(r.zdd, problem.s, problem.t, zdd_out);
-    zdd_out.flush();
-    if (!zdd_out) throw system_error(fmt::format("cannot write the ZDD to {}", o.zdd_file));
+  if (zdd_out) {
+    simpath::write_zdd(r.zdd, problem.s, problem.t, zdd_out->stream());
+    zdd_out->finish();
   }
   if (o.json) {
     print_json(result_json(problem, notes, map, r, samples));

@@ -15,6 +15,7 @@
 #include "catalog.hpp"
 #include "commands.hpp"
 #include "graph/dimacs_io.hpp"
+#include "io/file_io.hpp"
 #include "sssp/check_lines.hpp"
 #include "sssp/road_problem.hpp"
 #include "sssp/sssp.hpp"
@@ -68,26 +69,23 @@ sssp::SolveOptions solve_options(const SsspOptions& o) {
 
 // The --output file, opened before any solving so that a path that cannot
 // be written costs no search; nullopt without --output.
-std::optional<std::ofstream> open_output(const std::string& path) {
+std::optional<io::OutputFile> open_output(const std::string& path) {
   if (path.empty()) return std::nullopt;
-  std::optional<std::ofstream> out(std::in_place, path);
-  if (!*out) throw system_error(fmt::format("cannot write {}", path));
-  return out;
+  return std::optional<io::OutputFile>(std::in_place, path);
 }
 
-void write_output(std::optional<std::ofstream>& out, const std::string& path, const std::string& text) {
+void write_output(std::optional<io::OutputFile>& out, const std::string& text) {
   if (!out) return;
-  *out << text;
-  out->flush();
-  if (!*out) throw system_error(fmt::format("cannot write {}", path));
+  out->write(text);
+  out->finish();
 }
 
 // Point-to-point: each pair's distance, -1 when the target is unreachable.
 void run_pairs(const SsspOptions& o, sssp::Algorithm algorithm, const sssp::RoadProblem& p,
-               std::optional<std::ofstream>& output) {
+               std::optional<io::OutputFile>& output) {
   const sssp::PairAnswers answers = sssp::answer_pairs(p.graph, p.pairs, sssp::queue_of(algorithm));
   const std::string out = sssp::pair_check_lines(p, answers.distances);
-  write_output(output, o.output, out);
+  write_output(output, out);
   if (o.json) {
     nlohmann::ordered_json list = nlohmann::ordered_json::array();
     for (std::size_t i = 0; i < p.pairs.size(); ++i) {
@@ -145,13 +143,13 @@ void run_sssp(const SsspOptions& o) {
   const sssp::Algorithm algorithm = sssp::resolve_algorithm(o.algorithm, map.size(), p, solve);
   write_files(o, p);
   if (o.no_solve) return;
-  std::optional<std::ofstream> output = open_output(o.output);
+  std::optional<io::OutputFile> output = open_output(o.output);
   if (!p.pairs.empty()) return run_pairs(o, algorithm, p, output);
 
   const ScopedOpenMPTeam team(map);
   const sssp::ManyQueryResult r = sssp::solve_sources(p.graph, p.sources, topo, map, algorithm, solve);
   const std::string lines = sssp::source_check_lines(p, r.queries);
-  write_output(output, o.output, lines);
+  write_output(output, lines);
   if (o.json) {
     print_json(result_json(p, algorithm, map, r));
     return;
