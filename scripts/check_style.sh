@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Checks the house style (CONTRIBUTING.md): every C and C++ file formatted by
-# .clang-format, and every one opening with its one-line header comment
-# ("// path — what it is for."). With --fix, formats the files in place.
+# .clang-format, every one opening with its one-line header comment
+# ("// path — what it is for."), no function over 80 lines
+# (scripts/check_functions.py), and no Python that pyflakes faults (unused or
+# undefined names: the peers' scripts, the plot, the tests). With --fix, formats
+# the C and C++ files in place.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,4 +29,8 @@ for f in "${files[@]}"; do
     failed=1
   fi
 done
+python3 scripts/check_functions.py >&2 || failed=1
+command -v pyflakes3 >/dev/null || { echo "style: pyflakes3 not found (apt-get install python3-pyflakes)" >&2; exit 1; }
+mapfile -t scripts < <(git ls-files '*.py')
+pyflakes3 "${scripts[@]}" >&2 || failed=1
 exit "$failed"

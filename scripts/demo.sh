@@ -8,9 +8,9 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh demo
 # The demo builds neither the tests nor the peers, so it needs only the packages of `setup.sh demo`; the test
 # command turns both on again in the same build directory, with the same compiler flags (scripts/test.sh: no debug
-# information), so that what the demo compiled is not compiled again.
+# information, warnings as errors), so that what the demo compiled is not compiled again.
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -DNDEBUG" \
-  -DULIBC_BUILD_TESTS=OFF -DULIBC_BUILD_PEERS=OFF >/dev/null
+  -DCMAKE_COMPILE_WARNING_AS_ERROR=ON -DULIBC_BUILD_TESTS=OFF -DULIBC_BUILD_PEERS=OFF >/dev/null
 cmake --build build --target ulibc_cli ulibc_stream_cli fig6_triad
 ulibc=build/bin/ulibc
 "$ulibc" topology
