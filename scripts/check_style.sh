@@ -30,7 +30,7 @@ for f in "${files[@]}"; do
   fi
 done
 python3 scripts/check_functions.py >&2 || failed=1
-command -v pyflakes3 >/dev/null || { echo "style: pyflakes3 not found (apt-get install python3-pyflakes)" >&2; exit 1; }
+command -v pyflakes3 >/dev/null || { echo "style: pyflakes3 not found (apt-get install pyflakes3)" >&2; exit 1; }
 mapfile -t scripts < <(git ls-files '*.py')
 pyflakes3 "${scripts[@]}" >&2 || failed=1
 exit "$failed"

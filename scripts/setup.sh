@@ -31,7 +31,7 @@ packages=(
   python3 python3-matplotlib
   @test
   # the house style's formatter and the Python checker (scripts/check_style.sh)
-  clang-format python3-pyflakes
+  clang-format pyflakes3
   # tests: GoogleTest, hwloc as an independent oracle, snapshot extraction, libFuzzer and the sanitizers' runtimes
   libgtest-dev libgmock-dev hwloc tar bzip2 clang libclang-rt-14-dev
   # `--draw FILE.png` renders its SVG with rsvg-convert
