@@ -8,6 +8,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# The files are the ones git tracks: without git the check would see none and pass.
+command -v git >/dev/null || { echo "style: git not found (apt-get install git; scripts/setup.sh test installs it)" >&2; exit 1; }
 fix=0
 [ "${1:-}" = "--fix" ] && fix=1
 mapfile -t files < <(git ls-files '*.c' '*.h' '*.cpp' '*.hpp')

@@ -30,8 +30,8 @@ packages=(
   # `ulibc bench --plot` draws with Debian's Python and matplotlib
   python3 python3-matplotlib
   @test
-  # the house style's formatter and the Python checker (scripts/check_style.sh)
-  clang-format pyflakes3
+  # the house style's formatter and the Python checker, over the files git tracks (scripts/check_style.sh)
+  clang-format pyflakes3 git
   # tests: GoogleTest, hwloc as an independent oracle, snapshot extraction, libFuzzer and the sanitizers' runtimes
   libgtest-dev libgmock-dev hwloc tar bzip2 clang libclang-rt-14-dev
   # `--draw FILE.png` renders its SVG with rsvg-convert

@@ -1,10 +1,11 @@
 // process_test.cpp — ulibc::run_program: the exit code as a shell gives it, and a program that cannot start named.
+#include "ulibc/process.hpp"
+
 #include <gtest/gtest.h>
 
 #include <string>
 
 #include "ulibc/error.hpp"
-#include "ulibc/process.hpp"
 
 TEST(RunProgram, GivesTheExitCode) {
   EXPECT_EQ(ulibc::run_program({"true"}), 0);
