@@ -5,11 +5,13 @@
 // sits among the kernels but runs apart from the harness (bench_mpi_command.cpp).
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <fstream>
 #include <functional>
 #include <iostream>
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include "bench_report.hpp"
 #include "catalog.hpp"

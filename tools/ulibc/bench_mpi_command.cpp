@@ -7,12 +7,14 @@
 // Options are checked on rank 0 and a bad one fails every rank with one message (mpi::together).
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <array>
 #include <charconv>
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 
 #include "bench_report.hpp"

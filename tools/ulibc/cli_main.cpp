@@ -2,8 +2,10 @@
 //
 // Every failure becomes one "ulibc: error:" line and an exit code (CONTRIBUTING.md): 0 ok, 2 usage or input error,
 // 1 any other failure.
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <span>
 #include <string>
 #include <string_view>

@@ -8,15 +8,21 @@
 // links only its kernel. Adding a command is one file defining add_<words>_command and one ulibc_command() entry
 // in CMakeLists.txt, from which the dispatch, the help (catalog.hpp) and the program's command list are made.
 #pragma once
-#include <CLI/CLI.hpp>
 #include <functional>
 #include <memory>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "ulibc/mapping.hpp"
+
+// Declared only: CLI11 compiles its whole implementation in every file that includes it, and a kernel's generated
+// main needs none of it. The command files include <CLI/CLI.hpp> themselves.
+namespace CLI {
+class App;
+class Option;
+}  // namespace CLI
 
 namespace ulibc::harness {
 class BenchKernel;

@@ -1,7 +1,9 @@
 // common.cpp — options and output shared by every subcommand.
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "commands.hpp"

@@ -5,8 +5,10 @@
 // converge is printed and written); 2 for bad input, 1 for anything else.
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <fstream>
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include "catalog.hpp"
 #include "commands.hpp"

@@ -6,8 +6,10 @@
 // residual reached --tol, 3 when it did not (the residual reached is printed), 2 for bad input, 1 otherwise.
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <fstream>
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include "catalog.hpp"
 #include "commands.hpp"

@@ -2,8 +2,10 @@
 // would have bound them to (ulibc/inspect.hpp does the reading and judging; docs/INSPECT.md states the rules).
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <iostream>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "commands.hpp"

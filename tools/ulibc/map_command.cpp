@@ -2,9 +2,11 @@
 // on this machine, laid out like the ULIBC paper's Tables 3 and 4.
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <iostream>
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include "commands.hpp"
 #include "draw.hpp"

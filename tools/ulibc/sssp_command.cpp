@@ -8,8 +8,10 @@
 // and the check lines are the sssp library's (sssp/sssp.hpp, sssp/check_lines.hpp).
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <fstream>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 
 #include "catalog.hpp"

@@ -2,9 +2,11 @@
 // machine, the first thing to check before trusting any mapping.
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <iostream>
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <tuple>
 
 #include "commands.hpp"
