@@ -65,11 +65,13 @@ function(ulibc_kernel_program kernel)
     if(owner STREQUAL kernel OR (owner STREQUAL "<kernel>" AND has_bench))
       ulibc_command_factory(factory "${words}")
       string(APPEND factories "      ${factory},\n")
-      if(NOT file STREQUAL "bench_command.cpp")  # in ulibc_bench_cli, shared by every program
-        list(APPEND files ${file})
-      endif()
+      list(APPEND files ${file})
     endif()
   endforeach()
+  # A file that ulibc_bench_cli compiles for every program (bench_command.cpp) is not compiled again.
+  get_target_property(shared ulibc_bench_cli SOURCES)
+  list(REMOVE_ITEM files ${shared})
+  list(REMOVE_DUPLICATES files)
   # Without an adapter, no kernel: its bench holds only its own subcommand (bench mpi).
   set(program_kernel "std::unique_ptr<harness::BenchKernel> program_kernel() { return nullptr; }")
   set(kernel_include "")
