@@ -27,6 +27,16 @@ case " $(cat /proc/cmdline) " in
   *" transparent_hugepage="*) ;;
   *) echo always >/sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null ;;
 esac
+# Automatic NUMA balancing off (Debian's kernel turns it on where there are
+# two nodes or more). Its scanner makes a running process's pages inaccessible
+# to sample which node touches them, and may move them: a page query then finds
+# pages absent or elsewhere depending on when the scan passed, not on where the
+# library put them. The checks test the library's placement; numa_balancing=
+# on the kernel command line still decides.
+case " $(cat /proc/cmdline) " in
+  *" numa_balancing="*) ;;
+  *) echo 0 >/proc/sys/kernel/numa_balancing 2>/dev/null ;;
+esac
 
 nonce=$(cat /lab/nonce)
 status=0

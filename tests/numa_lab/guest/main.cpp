@@ -37,6 +37,9 @@ void print_live(const lab::Machine& m) {
     std::ifstream thp("/sys/kernel/mm/transparent_hugepage/enabled");
     std::string line;
     if (std::getline(thp, line)) std::printf("lab: transparent huge pages: %s\n", line.c_str());
+    // ... and when the kernel's NUMA balancing moves or unmaps pages on its own schedule.
+    std::ifstream balancing("/proc/sys/kernel/numa_balancing");
+    if (std::getline(balancing, line)) std::printf("lab: automatic NUMA balancing: %s\n", line.c_str());
   } catch (const std::exception& e) {
     std::printf("lab: Topology::load() failed: %s\n", e.what());
   }
