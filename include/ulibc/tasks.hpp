@@ -116,6 +116,12 @@ struct Task {
   double span = 0;            // with statistics: the span up to the task's start
 };
 
+// What a task's group learns when it has run: told after the task is freed (pool.cpp says why).
+struct Finished {
+  double begin = 0, end = 0;  // its distribution range
+  double span = 0;            // with statistics: the span up to its end
+};
+
 template <class F>
 struct TaskOf final : Task {
   explicit TaskOf(F&& fn) : f(std::forward<F>(fn)) {}
@@ -175,7 +181,8 @@ class TaskGroup {
   void run_now(detail::Task& task, const detail::ChildPlace& place);
   void submit(std::unique_ptr<detail::Task> task, const detail::ChildPlace& place);
   void fail(std::exception_ptr error);  // a child threw: the first is kept, all are counted, the group cancelled
-  void finish(detail::Task& task, std::exception_ptr error, int worker);  // a child has run there (or was skipped)
+  // A child has run on `worker` (or was skipped).
+  void finish(const detail::Finished& child, std::exception_ptr error, int worker);
   bool all_finished() const { return run_by_owner_ + finished_.load(std::memory_order_acquire) >= spawned_; }
   void join();  // wait() without the rethrow
   void check_maker(const char* what) const;

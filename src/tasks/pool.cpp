@@ -218,11 +218,11 @@ bool Pool::run_found(Worker& me, Found found) {
   return std::chrono::steady_clock::now() - started < kStealWorth;
 }
 
-void Pool::execute(Worker& me, Task& task) {
+std::exception_ptr Pool::run_strand(Worker& me, Task& task) {
   const Strand outer = t_strand;
   const auto started = counting() ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
   t_strand = {&task, task.span, started};
-  TaskGroup* g = task.group;
+  const TaskGroup* g = task.group;
   std::exception_ptr error;
   if (!g || !cancels_.load(std::memory_order_acquire) || !g->cancelled()) {
     try {
@@ -238,8 +238,13 @@ void Pool::execute(Worker& me, Task& task) {
     task.span = t_strand.span + own;
   }
   t_strand = outer;  // an outer strand is one waiting on a group: its clock restarts when the wait ends
-  if (g) {
-    g->finish(task, error, me.index);
+  return error;
+}
+
+void Pool::execute(Worker& me, Task& task) {
+  const std::exception_ptr error = run_strand(me, task);
+  if (task.group) {
+    task.group->finish({.begin = task.begin, .end = task.end, .span = task.span}, error, me.index);
   } else {  // the root, on its caller's stack: its wrapper caught what it threw
     root_span_ = task.span;
     root_done_.store(true, std::memory_order_release);
@@ -248,9 +253,19 @@ void Pool::execute(Worker& me, Task& task) {
 }
 
 void Pool::run_taken(Worker& me, Task* task) {
-  const bool spawned = task->group != nullptr;  // read first: the root's caller may be gone once it has run
-  execute(me, *task);
-  if (spawned) delete task;  // made by TaskGroup::submit, owned by whoever runs it
+  TaskGroup* g = task->group;  // read first: the root's caller may be gone once it has run
+  if (!g) {
+    execute(me, *task);
+    return;
+  }
+  // A spawned task, made by TaskGroup::submit and owned by whoever runs it, is freed before its group hears of it.
+  // Once the group has, the run may end and the pool with it, and the block would go back to the lists of a worker
+  // that has already exited (task_memory.cpp gives a block back to the thread that made it): lost, and written into
+  // a dead thread's storage.
+  const std::exception_ptr error = run_strand(me, *task);
+  const detail::Finished done{.begin = task->begin, .end = task->end, .span = task->span};
+  delete task;
+  g->finish(done, error, me.index);
 }
 
 void Pool::work_loop(Worker& me) {

@@ -80,8 +80,9 @@ class Pool {
   // when none was found); running one, and whether it was a stolen task too small to pay for its steal.
   Found find(Worker& me);
   bool run_found(Worker& me, Found found);
-  void execute(Worker& me, Task& task);    // runs it as `me`'s strand and tells its group
-  void run_taken(Worker& me, Task* task);  // a task from a deque or an inbox: executes it, then frees a spawned one
+  std::exception_ptr run_strand(Worker& me, Task& task);  // runs it as `me`'s strand: what it threw
+  void execute(Worker& me, Task& task);                   // runs it and tells its group (or the root's caller)
+  void run_taken(Worker& me, Task* task);  // a task from a deque or an inbox: runs it, frees a spawned one, tells
   void wake();                             // after making work visible: wakes the sleeping workers
 
   // adws: the worker a range begins on; the groups whose range crosses a worker boundary, for stealing (a group

@@ -119,16 +119,16 @@ void TaskGroup::fail(std::exception_ptr error) {
   cancel();
 }
 
-void TaskGroup::finish(Task& task, std::exception_ptr error, int worker) {
+void TaskGroup::finish(const detail::Finished& child, std::exception_ptr error, int worker) {
   if (error) fail(error);
   if (pool_->counting()) {
     double seen = child_span_.load(std::memory_order_relaxed);
-    while (task.span > seen && !child_span_.compare_exchange_weak(seen, task.span, std::memory_order_relaxed)) {
+    while (child.span > seen && !child_span_.compare_exchange_weak(seen, child.span, std::memory_order_relaxed)) {
     }
   }
   // A child whose range crossed a worker boundary has done its deterministic share: the group's workers may
   // steal among themselves. Before the count: once every child is counted the maker may end the group.
-  if (spans_workers_ && detail::spans_workers(task.begin, task.end) &&
+  if (spans_workers_ && detail::spans_workers(child.begin, child.end) &&
       !finished_somewhere_.exchange(true, std::memory_order_acq_rel))
     pool_->wake();
   if (worker == owner_) {

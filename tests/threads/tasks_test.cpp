@@ -14,6 +14,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "expect_error.hpp"
@@ -139,6 +140,37 @@ TEST(Tasks, ParallelForRunsEveryIndexOnceAndReduceSumsThem) {
 TEST(Tasks, TheRuntimeIsReusedAcrossManyRegions) {
   Runtime rt = make(3, Scheduler::hierarchical);
   for (int r = 0; r < 300; ++r) ASSERT_EQ(rt.run([r] { return fib(8) + static_cast<std::uint64_t>(r); }), 21u + r);
+}
+
+// Counts its destructions, slowly: a task freed after its group was told it ran would be seen still alive.
+struct SlowToFree {
+  std::atomic<int>* freed;
+  explicit SlowToFree(std::atomic<int>* f) : freed(f) {}
+  SlowToFree(SlowToFree&& o) noexcept : freed(std::exchange(o.freed, nullptr)) {}
+  ~SlowToFree() {
+    if (!freed) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    freed->fetch_add(1, std::memory_order_release);
+  }
+};
+
+// When wait() returns, every child is freed, its captures with it. A task freed by a worker other than its maker
+// goes back to the maker's lists (task_memory.cpp): freed after the wait, it could be freed after the run, the pool
+// and its maker had ended, lost and written into an ended thread's storage.
+TEST(Tasks, WaitReturnsWhenEveryChildIsFreed) {
+  for (const Scheduler s : kSchedulers) {
+    Runtime rt = make(4, s);
+    for (int round = 0; round < 5; ++round) {
+      std::atomic<int> freed{0};
+      const int seen = rt.run([&] {
+        TaskGroup g;
+        for (int k = 0; k < 12; ++k) g.spawn([keep = SlowToFree(&freed)] { (void)keep; });
+        g.wait();
+        return freed.load(std::memory_order_acquire);
+      });
+      EXPECT_EQ(seen, 12) << tasks::scheduler_name(s) << ", round " << round;
+    }
+  }
 }
 
 struct Boom : std::runtime_error {
