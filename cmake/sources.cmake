@@ -25,9 +25,10 @@ set(ULIBC_GRAPH_FILE_SOURCES ${_l}/graph/edge_io.cpp ${_l}/graph/dimacs_io.cpp $
 set(ULIBC_MPI_PROFILE_SOURCES ${_l}/mpi/keyed_file.cpp ${_l}/mpi/comm_profile.cpp)
 set(ULIBC_GMRES_TUNING_FILE_SOURCES ${_k}/gmres/tuning_file.cpp)
 set(ULIBC_SDP_FILE_SOURCES ${_k}/sdp/problem.cpp ${_k}/sdp/sdpa_format.cpp)
-# The memory check every kernel makes before allocating, and GMRES's restarted cycle on one process (no MPI), which
-# the eigensolver's correction equation runs: what the NUMA lab's kernels take from the harness and from GMRES.
-set(ULIBC_MEMORY_CHECK_SOURCES ${_l}/harness/memory_check.cpp)
+# The memory check every kernel makes before allocating, the options a problem is chosen by (the shortest paths'
+# road problem registers its own), and GMRES's restarted cycle on one process (no MPI), which the eigensolver's
+# correction equation runs: what the NUMA lab's kernels take from the harness and from GMRES.
+set(ULIBC_HARNESS_CORE_SOURCES ${_l}/harness/memory_check.cpp ${_l}/harness/options.cpp)
 set(ULIBC_GMRES_CYCLE_SOURCES ${_k}/gmres/givens.cpp ${_k}/gmres/krylov.cpp)
 
 # Files that compile on their own, never in a unity source: dimacs_io.cpp's internal names repeat another file's;

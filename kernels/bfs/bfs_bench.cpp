@@ -10,7 +10,6 @@
 
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <filesystem>
 #include <optional>
@@ -126,30 +125,28 @@ class BfsBench final : public BenchKernel {
   std::string name() const override { return "bfs"; }
   std::string description() const override { return kBenchSummary; }
 
-  void add_options(CLI::App& app) override {
-    app.add_option("--scale", scale_option_,
-                   fmt::format("Kronecker graph of 2^SCALE vertices (default {})", kDefaultScale));
-    app.add_option("--edgefactor", edgefactor_, "Kronecker edge tuples per vertex")->capture_default_str();
-    app.add_option("--seed", seed_, "Seed of the generator and of the search keys")->capture_default_str();
-    app.add_option("--file", file_, "Search this edge list instead (text 'u v' lines or ULIBC binary)")
-        ->type_name("FILE");
-    app.add_option("--roots", roots_count_, "Search keys drawn among vertices with edges (Graph500: 64)")
-        ->capture_default_str();
-    app.add_option("--root", root_option_, "Search from these vertices instead of drawn keys")
-        ->delimiter(',')
-        ->type_name("LIST");
-    app.add_option("--variants", variant_names_,
-                   "Kernels: do (direction-optimizing), numa (the same, NUMA-partitioned), top-down, bottom-up")
-        ->delimiter(',')
-        ->type_name("LIST")
-        ->capture_default_str();
-    app.add_option("--alpha", params_.alpha, "Go bottom-up when the frontier's edges exceed 1/alpha of those left")
-        ->capture_default_str();
-    app.add_option("--beta", params_.beta, "Go back top-down when the frontier falls below 1/beta of the vertices")
-        ->capture_default_str();
-    app.add_option("--write-graph", write_graph_,
-                   "Also write the edge tuples to FILE (.el/.txt: text, else ULIBC binary), e.g. for other programs")
-        ->type_name("FILE");
+  void add_options(harness::Options& options) override {
+    options.add("--scale", scale_option_,
+                fmt::format("Kronecker graph of 2^SCALE vertices (default {})", kDefaultScale));
+    options.add("--edgefactor", edgefactor_, "Kronecker edge tuples per vertex").show_default();
+    options.add("--seed", seed_, "Seed of the generator and of the search keys").show_default();
+    options.add("--file", file_, "Search this edge list instead (text 'u v' lines or ULIBC binary)").type_name("FILE");
+    options.add("--roots", roots_count_, "Search keys drawn among vertices with edges (Graph500: 64)").show_default();
+    options.add("--root", root_option_, "Search from these vertices instead of drawn keys").list().type_name("LIST");
+    options
+        .add("--variants", variant_names_,
+             "Kernels: do (direction-optimizing), numa (the same, NUMA-partitioned), top-down, bottom-up")
+        .list()
+        .type_name("LIST")
+        .show_default();
+    options.add("--alpha", params_.alpha, "Go bottom-up when the frontier's edges exceed 1/alpha of those left")
+        .show_default();
+    options.add("--beta", params_.beta, "Go back top-down when the frontier falls below 1/beta of the vertices")
+        .show_default();
+    options
+        .add("--write-graph", write_graph_,
+             "Also write the edge tuples to FILE (.el/.txt: text, else ULIBC binary), e.g. for other programs")
+        .type_name("FILE");
   }
 
   void prepare(const Topology& /*topo*/, int max_threads, bool quick) override {

@@ -4,7 +4,6 @@
 
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
 #include <memory>
 #include <optional>
 
@@ -36,16 +35,14 @@ class CilksortBench final : public harness::BenchKernel {
   std::string name() const override { return "cilksort"; }
   std::string description() const override { return kBenchSummary; }
 
-  void add_options(CLI::App& app) override {
-    app.add_option("--size", size_option_, fmt::format("Keys to sort (default {}; 1M = 1e6)", kDefaultSize))
-        ->transform(CLI::AsSizeValue(true));
-    app.add_option("--cutoff", cutoffs_.sort, "Pieces of at most this many keys are sorted serially")
-        ->capture_default_str();
-    app.add_option("--merge-cutoff", cutoffs_.merge, "Merges of at most this many keys run serially")
-        ->capture_default_str();
-    app.add_option("--reps", reps_option_, fmt::format("Sorts per scheduler (default {})", kDefaultReps));
-    app.add_option("--seed", seed_, "Seed of the keys (SplitMix64)")->capture_default_str();
-    app.add_option("--scheduler", schedulers_text_, harness::kSchedulerListHelp);
+  void add_options(harness::Options& options) override {
+    options.add("--size", size_option_, fmt::format("Keys to sort (default {}; 1M = 1e6)", kDefaultSize))
+        .size_suffixes(true);
+    options.add("--cutoff", cutoffs_.sort, "Pieces of at most this many keys are sorted serially").show_default();
+    options.add("--merge-cutoff", cutoffs_.merge, "Merges of at most this many keys run serially").show_default();
+    options.add("--reps", reps_option_, fmt::format("Sorts per scheduler (default {})", kDefaultReps));
+    options.add("--seed", seed_, "Seed of the keys (SplitMix64)").show_default();
+    options.add("--scheduler", schedulers_text_, harness::kSchedulerListHelp);
   }
 
   void prepare(const Topology&, int, bool quick) override {

@@ -9,7 +9,6 @@
 
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <charconv>
 #include <filesystem>
@@ -57,24 +56,25 @@ class EigenBench final : public harness::BenchKernel {
   std::string name() const override { return "eigen"; }
   std::string description() const override { return kBenchSummary; }
 
-  void add_options(CLI::App& app) override {
-    app.add_option("--generate", generate_,
-                   std::string("A matrix with a known spectrum (default ") + kDefaultProblem +
-                       "): convdiff2d:N[:BX[:BY[:SHIFT]]], "
-                       "toeplitz:N:A:B:C or spectrum:N[:S[:T]]")
-        ->type_name("SPEC");
-    app.add_option("--matrix", matrix_, "A Matrix Market file (complex, hermitian or real)")->type_name("FILE.mtx");
-    app.add_option("--nev", options_.nev, "Eigenpairs wanted (default 1)");
-    app.add_option("--target", target_, "Eigenvalues nearest this complex number (default 0)")->type_name("a+bi");
-    app.add_option("--which", which_, "Instead of a target: largest-magnitude or largest-real");
-    app.add_option("--tol", options_.tol, "Residual relative to |theta| of a converged pair (default 1e-8)");
-    app.add_option("--jmin", options_.jmin, "Search directions kept at a restart (default 10)");
-    app.add_option("--jmax", options_.jmax, "Search directions that trigger a restart (default 20)");
-    app.add_flag("--harmonic", harmonic_, "Harmonic Ritz extraction (needs a target)");
-    app.add_option("--correction-steps", options_.correction_steps, "GMRES steps per correction equation (default 10)");
-    app.add_option("--precond", precond_, "Preconditioner of the correction equation: none or jacobi (default none)");
-    app.add_option("--max-iterations", options_.max_iterations, "Expansions before giving up (default 10000)");
-    app.add_option("--reps", reps_, "Solves per run (default 3)");
+  void add_options(harness::Options& options) override {
+    options
+        .add("--generate", generate_,
+             std::string("A matrix with a known spectrum (default ") + kDefaultProblem +
+                 "): convdiff2d:N[:BX[:BY[:SHIFT]]], "
+                 "toeplitz:N:A:B:C or spectrum:N[:S[:T]]")
+        .type_name("SPEC");
+    options.add("--matrix", matrix_, "A Matrix Market file (complex, hermitian or real)").type_name("FILE.mtx");
+    options.add("--nev", options_.nev, "Eigenpairs wanted (default 1)");
+    options.add("--target", target_, "Eigenvalues nearest this complex number (default 0)").type_name("a+bi");
+    options.add("--which", which_, "Instead of a target: largest-magnitude or largest-real");
+    options.add("--tol", options_.tol, "Residual relative to |theta| of a converged pair (default 1e-8)");
+    options.add("--jmin", options_.jmin, "Search directions kept at a restart (default 10)");
+    options.add("--jmax", options_.jmax, "Search directions that trigger a restart (default 20)");
+    options.flag("--harmonic", harmonic_, "Harmonic Ritz extraction (needs a target)");
+    options.add("--correction-steps", options_.correction_steps, "GMRES steps per correction equation (default 10)");
+    options.add("--precond", precond_, "Preconditioner of the correction equation: none or jacobi (default none)");
+    options.add("--max-iterations", options_.max_iterations, "Expansions before giving up (default 10000)");
+    options.add("--reps", reps_, "Solves per run (default 3)");
   }
 
   void prepare(const Topology&, int, bool quick) override {

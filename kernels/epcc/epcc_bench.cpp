@@ -7,7 +7,6 @@
 #include <fmt/format.h>
 #include <omp.h>
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -69,7 +68,7 @@ class EpccBench final : public BenchKernel {
  public:
   std::string name() const override { return "epcc"; }
   std::string description() const override { return kBenchSummary; }
-  void add_options(CLI::App& app) override;
+  void add_options(harness::Options& options) override;
   void prepare(const Topology& topo, int max_threads, bool quick) override;
   nlohmann::ordered_json parameters() const override;
   // OpenMP's barrier is what ULIBC's is measured against; without the
@@ -96,16 +95,16 @@ class EpccBench final : public BenchKernel {
   nlohmann::ordered_json inner_reps_ = nlohmann::ordered_json::object();  // of the latest run per placement
 };
 
-void EpccBench::add_options(CLI::App& app) {
-  app.add_option("--delay-time", delay_us_, "Delay in the synchronisation tests, us (default 0.1)");
-  app.add_option("--schedule-delay-time", schedule_delay_us_,
-                 "Delay per iteration in the scheduling tests, us (default 15)");
-  app.add_option("--iters-per-thread", iters_per_thread_,
-                 "Loop iterations per thread in the scheduling tests (default 128)");
-  app.add_option("--outer-reps", outer_reps_, "Timed repetitions of each test (default 20)");
-  app.add_option("--test-time", test_time_us_, "Target time of one repetition, us (default 1000)");
-  app.add_option("--tests", tests_, "Test groups: sync, schedule (default both)")->delimiter(',');
-  app.add_option("--chunks", chunks_, "Chunk sizes of the scheduling tests (default 1,2,4,...,128)")->delimiter(',');
+void EpccBench::add_options(harness::Options& options) {
+  options.add("--delay-time", delay_us_, "Delay in the synchronisation tests, us (default 0.1)");
+  options.add("--schedule-delay-time", schedule_delay_us_,
+              "Delay per iteration in the scheduling tests, us (default 15)");
+  options.add("--iters-per-thread", iters_per_thread_,
+              "Loop iterations per thread in the scheduling tests (default 128)");
+  options.add("--outer-reps", outer_reps_, "Timed repetitions of each test (default 20)");
+  options.add("--test-time", test_time_us_, "Target time of one repetition, us (default 1000)");
+  options.add("--tests", tests_, "Test groups: sync, schedule (default both)").list();
+  options.add("--chunks", chunks_, "Chunk sizes of the scheduling tests (default 1,2,4,...,128)").list();
 }
 
 void EpccBench::resolve_tests() {

@@ -8,7 +8,6 @@
 
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
 #include <memory>
 #include <optional>
 
@@ -37,16 +36,16 @@ class GmresBench final : public harness::BenchKernel {
   std::string name() const override { return "gmres"; }
   std::string description() const override { return kBenchSummary; }
 
-  void add_options(CLI::App& app) override {
-    app.add_option("--matrix", matrix_, "A Matrix Market file")->type_name("FILE.mtx");
-    app.add_option("--generate", generate_, std::string("A model problem (default ") + kDefaultProblem + ")")
-        ->type_name("PROBLEM");
-    app.add_option("--tol", tol_, "Relative residual to reach (default 1e-8)");
-    app.add_option("--reps", reps_, "Solves per run (default 3)");
-    app.add_option("--restart", knobs_.restart, "m or auto")->type_name("M|auto");
-    app.add_option("--orth", knobs_.orth, "cgs, mgs, cgs2 or auto");
-    app.add_option("--precond", knobs_.precond, "none, jacobi, bilu0, poly or auto");
-    app.add_option("--spmv", knobs_.spmv, "csr, unroll2, unroll4, unroll8 or auto");
+  void add_options(harness::Options& options) override {
+    options.add("--matrix", matrix_, "A Matrix Market file").type_name("FILE.mtx");
+    options.add("--generate", generate_, std::string("A model problem (default ") + kDefaultProblem + ")")
+        .type_name("PROBLEM");
+    options.add("--tol", tol_, "Relative residual to reach (default 1e-8)");
+    options.add("--reps", reps_, "Solves per run (default 3)");
+    options.add("--restart", knobs_.restart, "m or auto").type_name("M|auto");
+    options.add("--orth", knobs_.orth, "cgs, mgs, cgs2 or auto");
+    options.add("--precond", knobs_.precond, "none, jacobi, bilu0, poly or auto");
+    options.add("--spmv", knobs_.spmv, "csr, unroll2, unroll4, unroll8 or auto");
   }
 
   void prepare(const Topology&, int, bool quick) override {

@@ -5,7 +5,6 @@
 
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
 #include <optional>
 
 #include "harness/memory_check.hpp"
@@ -33,13 +32,13 @@ class HeatBench final : public harness::BenchKernel {
   std::string name() const override { return "heat"; }
   std::string description() const override { return kBenchSummary; }
 
-  void add_options(CLI::App& app) override {
-    app.add_option("--rows", rows_option_, fmt::format("Grid rows, boundary included (default {})", kDefaultSide));
-    app.add_option("--cols", cols_option_, fmt::format("Grid columns (default {})", kDefaultSide));
-    app.add_option("--steps", steps_option_, fmt::format("Time steps per run (default {})", kDefaultSteps));
-    app.add_option("--grain", grain_, "Rows per leaf task")->capture_default_str();
-    app.add_option("--reps", reps_option_, fmt::format("Runs per scheduler (default {})", kDefaultReps));
-    app.add_option("--scheduler", schedulers_text_, harness::kSchedulerListHelp);
+  void add_options(harness::Options& options) override {
+    options.add("--rows", rows_option_, fmt::format("Grid rows, boundary included (default {})", kDefaultSide));
+    options.add("--cols", cols_option_, fmt::format("Grid columns (default {})", kDefaultSide));
+    options.add("--steps", steps_option_, fmt::format("Time steps per run (default {})", kDefaultSteps));
+    options.add("--grain", grain_, "Rows per leaf task").show_default();
+    options.add("--reps", reps_option_, fmt::format("Runs per scheduler (default {})", kDefaultReps));
+    options.add("--scheduler", schedulers_text_, harness::kSchedulerListHelp);
   }
 
   void prepare(const Topology&, int, bool quick) override {

@@ -6,7 +6,6 @@
 
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
 #include <sstream>
 
 #include "harness/stats.hpp"
@@ -33,15 +32,17 @@ class SdpBench final : public harness::BenchKernel {
   std::string name() const override { return "sdp"; }
   std::string description() const override { return kBenchSummary; }
 
-  void add_options(CLI::App& app) override {
-    app.add_option("--problem", problem_name_,
-                   std::string("An SDPA file (.dat-s, .dat) or random:M:S1,S2,... (default ") + kDefaultProblem + ")")
-        ->type_name("FILE|random:...");
-    app.add_option("--elements", elements_, "auto, f1, f2 or f3 (default auto)");
-    app.add_option("--placement", placements_,
-                   std::string("Where ELEMENTS reads X^-1 and Y, one variant each (default ") + kAllPlacements + ")")
-        ->type_name("P[,P...]");
-    app.add_option("--reps", reps_, "Solves per run and placement (default 3)");
+  void add_options(harness::Options& options) override {
+    options
+        .add("--problem", problem_name_,
+             std::string("An SDPA file (.dat-s, .dat) or random:M:S1,S2,... (default ") + kDefaultProblem + ")")
+        .type_name("FILE|random:...");
+    options.add("--elements", elements_, "auto, f1, f2 or f3 (default auto)");
+    options
+        .add("--placement", placements_,
+             std::string("Where ELEMENTS reads X^-1 and Y, one variant each (default ") + kAllPlacements + ")")
+        .type_name("P[,P...]");
+    options.add("--reps", reps_, "Solves per run and placement (default 3)");
   }
 
   void prepare(const Topology&, int, bool quick) override {

@@ -9,7 +9,6 @@
 
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
 #include <filesystem>
 
 #include "graph/edge_io.hpp"
@@ -49,20 +48,20 @@ class SimpathBench final : public BenchKernel {
   std::string name() const override { return "simpath"; }
   std::string description() const override { return kBenchSummary; }
 
-  void add_options(CLI::App& app) override {
-    app.add_option("--grid", grids_, fmt::format("Grids of K x K cells, one variant each (default {})", kDefaultGrid))
-        ->delimiter(',')
-        ->type_name("LIST");
-    app.add_option("--file", file_, "Count the paths of this edge list instead (with --s and --t)")->type_name("FILE");
-    app.add_option("--s", s_, "With --file: the first end of the paths");
-    app.add_option("--t", t_, "With --file: the other end");
-    app.add_option("--order", order_name_, "Edge order: auto, input, bfs or greedy (ulibc simpath --help)")
-        ->capture_default_str();
-    app.add_option("--reps", reps_, "Repetitions of each count (the median is reported)")->capture_default_str();
-    app.add_option("--memory-limit", memory_limit_,
-                   "Stop a search that would hold more than SIZE (default: the memory available)")
-        ->transform(CLI::AsSizeValue(false))
-        ->type_name("SIZE");
+  void add_options(harness::Options& options) override {
+    options.add("--grid", grids_, fmt::format("Grids of K x K cells, one variant each (default {})", kDefaultGrid))
+        .list()
+        .type_name("LIST");
+    options.add("--file", file_, "Count the paths of this edge list instead (with --s and --t)").type_name("FILE");
+    options.add("--s", s_, "With --file: the first end of the paths");
+    options.add("--t", t_, "With --file: the other end");
+    options.add("--order", order_name_, "Edge order: auto, input, bfs or greedy (ulibc simpath --help)").show_default();
+    options.add("--reps", reps_, "Repetitions of each count (the median is reported)").show_default();
+    options
+        .add("--memory-limit", memory_limit_,
+             "Stop a search that would hold more than SIZE (default: the memory available)")
+        .size_suffixes(false)
+        .type_name("SIZE");
   }
 
   void prepare(const Topology& /*topo*/, int /*max_threads*/, bool quick) override {

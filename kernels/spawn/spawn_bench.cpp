@@ -4,7 +4,6 @@
 
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <optional>
 
@@ -32,15 +31,15 @@ class SpawnBench final : public harness::BenchKernel {
   std::string name() const override { return "spawn"; }
   std::string description() const override { return kBenchSummary; }
 
-  void add_options(CLI::App& app) override {
-    app.add_option("--fib", fib_option_, fmt::format("n of fib(n), a task per call (default {})", kDefaultFib));
-    app.add_option(
+  void add_options(harness::Options& options) override {
+    options.add("--fib", fib_option_, fmt::format("n of fib(n), a task per call (default {})", kDefaultFib));
+    options.add(
         "--cutoff", cutoff_option_,
         fmt::format("fib with calls below this made serially (default {}, or --fib − 4 when less)", kDefaultCutoff));
-    app.add_option("--linear", linear_option_,
-                   fmt::format("Children of the linear spawn tree (default {})", kDefaultLinear));
-    app.add_option("--reps", reps_option_, fmt::format("Repetitions of each (default {})", kDefaultReps));
-    app.add_option("--scheduler", schedulers_text_, harness::kSchedulerListHelp);
+    options.add("--linear", linear_option_,
+                fmt::format("Children of the linear spawn tree (default {})", kDefaultLinear));
+    options.add("--reps", reps_option_, fmt::format("Repetitions of each (default {})", kDefaultReps));
+    options.add("--scheduler", schedulers_text_, harness::kSchedulerListHelp);
   }
 
   void prepare(const Topology&, int, bool quick) override {

@@ -3,7 +3,6 @@
 
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
 #include <filesystem>
 
 #include "harness/memory_check.hpp"
@@ -90,24 +89,20 @@ void resolve_queries(const ProblemOptions& o, RoadProblem& p, int default_querie
 
 }  // namespace
 
-void ProblemOptions::add_to(CLI::App& app, bool point_to_point) {
-  app.add_option("--graph", graph_file, "Road graph: DIMACS .gr text or ULIBC's binary (docs/GRAPH_FORMAT.md)")
-      ->type_name("FILE");
-  app.add_option("--generate", generate, "Generate a road-like ROWS x COLS grid graph instead (one number: square)")
-      ->delimiter(',')
-      ->type_name("ROWS,COLS");
-  app.add_option("--seed", road.seed, "Seed of the generated graph and of random sources")->capture_default_str();
-  app.add_option("--deletion", road.deletion, "Probability that a generated local street is missing")
-      ->capture_default_str();
-  app.add_option("--sources", sources_file, "Single-source queries from a DIMACS .ss file")->type_name("FILE");
+void ProblemOptions::add_to(harness::Options& options, bool point_to_point) {
+  options.add("--graph", graph_file, "Road graph: DIMACS .gr text or ULIBC's binary (docs/GRAPH_FORMAT.md)")
+      .type_name("FILE");
+  options.add("--generate", generate, "Generate a road-like ROWS x COLS grid graph instead (one number: square)")
+      .list()
+      .type_name("ROWS,COLS");
+  options.add("--seed", road.seed, "Seed of the generated graph and of random sources").show_default();
+  options.add("--deletion", road.deletion, "Probability that a generated local street is missing").show_default();
+  options.add("--sources", sources_file, "Single-source queries from a DIMACS .ss file").type_name("FILE");
   if (point_to_point)
-    app.add_option("--pairs", pairs_file, "Point-to-point queries from a DIMACS .p2p file")->type_name("FILE");
-  app.add_option("--source", source_ids, "Single-source queries from these DIMACS ids (1-based)")
-      ->delimiter(',')
-      ->type_name("IDS");
-  app.add_option("--queries", queries, "Single-source queries from K random sources (seeded by --seed)")
-      ->type_name("K");
-  app.add_flag("--all-pairs", all_pairs, "Every vertex a source (small graphs)");
+    options.add("--pairs", pairs_file, "Point-to-point queries from a DIMACS .p2p file").type_name("FILE");
+  options.add("--source", source_ids, "Single-source queries from these DIMACS ids (1-based)").list().type_name("IDS");
+  options.add("--queries", queries, "Single-source queries from K random sources (seeded by --seed)").type_name("K");
+  options.flag("--all-pairs", all_pairs, "Every vertex a source (small graphs)");
 }
 
 RoadProblem load_problem(const ProblemOptions& o, int default_queries, std::int64_t max_queries, int threads) {

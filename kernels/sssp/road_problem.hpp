@@ -11,10 +11,7 @@
 #include "graph/dimacs_io.hpp"
 #include "graph/road_generator.hpp"
 #include "graph/weighted_graph.hpp"
-
-namespace CLI {
-class App;
-}
+#include "harness/options.hpp"
 
 namespace ulibc::sssp {
 
@@ -32,8 +29,8 @@ struct ProblemOptions {
   bool all_pairs = false;                // every vertex a source
 
   // Registers --graph, --generate, --seed, --deletion, --sources, --source,
-  // --queries, --all-pairs on `app`, and --pairs when `point_to_point`.
-  void add_to(CLI::App& app, bool point_to_point);
+  // --queries, --all-pairs on `options`, and --pairs when `point_to_point`.
+  void add_to(harness::Options& options, bool point_to_point);
   bool generated() const { return graph_file.empty(); }
 };
 

@@ -15,7 +15,6 @@
 
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 
 #include "harness/stats.hpp"
@@ -63,18 +62,19 @@ class SsspBench final : public BenchKernel {
   std::string name() const override { return "sssp"; }
   std::string description() const override { return kBenchSummary; }
 
-  void add_options(CLI::App& app) override {
-    problem_options_.add_to(app, /*point_to_point=*/false);  // the benchmark times single-source queries
-    app.add_option("--variants", variant_names_,
-                   "many (queries spread over the team), delta (Δ-stepping per query), radix, binary (one thread)")
-        ->delimiter(',')
-        ->type_name("LIST")
-        ->capture_default_str();
-    app.add_option("--delta", delta_option_, "Δ of Δ-stepping (rounded down to a power of two; 0: from the weights)")
-        ->capture_default_str();
-    app.add_flag("--hugepages", hugepages_,
+  void add_options(harness::Options& options) override {
+    problem_options_.add_to(options, /*point_to_point=*/false);  // the benchmark times single-source queries
+    options
+        .add("--variants", variant_names_,
+             "many (queries spread over the team), delta (Δ-stepping per query), radix, binary (one thread)")
+        .list()
+        .type_name("LIST")
+        .show_default();
+    options.add("--delta", delta_option_, "Δ of Δ-stepping (rounded down to a power of two; 0: from the weights)")
+        .show_default();
+    options.flag("--hugepages", hugepages_,
                  "Also run many and delta with the graph and state on transparent huge pages");
-    app.add_flag("--replicate", replicate_, "Also run many with one copy of the graph per NUMA node");
+    options.flag("--replicate", replicate_, "Also run many with one copy of the graph per NUMA node");
   }
 
   void prepare(const Topology& /*topo*/, int max_threads, bool quick) override {

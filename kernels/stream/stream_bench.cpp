@@ -6,7 +6,6 @@
 #include <fmt/format.h>
 #include <omp.h>
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdint>
 #include <functional>
@@ -123,15 +122,16 @@ class StreamBench final : public BenchKernel {
   std::string name() const override { return "stream"; }
   std::string description() const override { return kBenchSummary; }
 
-  void add_options(CLI::App& app) override {
-    app.add_option("--size", size_option_,
-                   "Elements per array (16M = 16e6, 16Mi = 2^24); default: each array 4x the last-level caches, "
-                   "at least 2e6")
-        ->transform(CLI::AsSizeValue(true));
-    app.add_option("--reps", reps_option_, "Repetitions, the first not counted (default 10, STREAM's NTIMES)");
-    app.add_option("--arrays", arrays_, "Which arrays to measure under a binding policy (policy none: malloc only)")
-        ->check(CLI::IsMember({"ordinary", "node", "both"}))
-        ->capture_default_str();
+  void add_options(harness::Options& options) override {
+    options
+        .add("--size", size_option_,
+             "Elements per array (16M = 16e6, 16Mi = 2^24); default: each array 4x the last-level caches, "
+             "at least 2e6")
+        .size_suffixes(true);
+    options.add("--reps", reps_option_, "Repetitions, the first not counted (default 10, STREAM's NTIMES)");
+    options.add("--arrays", arrays_, "Which arrays to measure under a binding policy (policy none: malloc only)")
+        .one_of({"ordinary", "node", "both"})
+        .show_default();
   }
 
   void prepare(const Topology& topo, int /*max_threads*/, bool quick) override {

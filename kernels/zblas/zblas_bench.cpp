@@ -18,7 +18,6 @@
 #include <fmt/format.h>
 #include <omp.h>
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -109,11 +108,11 @@ class ZblasBench final : public BenchKernel {
   std::string name() const override { return "zblas"; }
   std::string description() const override { return kBenchSummary; }
 
-  void add_options(CLI::App& app) override {
-    app.add_option("--size", size_opt_, "vector length, and the matrix's rows (default 65536 = 256^2)");
-    app.add_option("--cols", cols_opt_, "matrix columns for zgemv (default 4)");
-    app.add_option("--reps", reps_opt_, "repetitions of each kernel (default 20)");
-    app.add_option("--trans", trans_text_, "zgemv's op(A): n, t or c (default n)");
+  void add_options(harness::Options& options) override {
+    options.add("--size", size_opt_, "vector length, and the matrix's rows (default 65536 = 256^2)");
+    options.add("--cols", cols_opt_, "matrix columns for zgemv (default 4)");
+    options.add("--reps", reps_opt_, "repetitions of each kernel (default 20)");
+    options.add("--trans", trans_text_, "zgemv's op(A): n, t or c (default n)");
   }
 
   void prepare(const Topology&, int, bool quick) override {

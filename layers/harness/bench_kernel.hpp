@@ -13,14 +13,9 @@
 #include <utility>
 #include <vector>
 
+#include "harness/options.hpp"
 #include "ulibc/mapping.hpp"
 #include "ulibc/topology.hpp"
-
-// Only the kernels' *_bench.cpp register options: the rest of a kernel, and
-// its tests, need not compile CLI11 (seconds per file on CI's two cores).
-namespace CLI {
-class App;
-}
 
 namespace ulibc::harness {
 
@@ -67,7 +62,7 @@ class BenchKernel {
   virtual std::string name() const = 0;         // the subcommand: "stream"
   virtual std::string description() const = 0;  // one line for `ulibc bench --help`
   // Registers the kernel's own options on its subcommand; values live in the kernel.
-  virtual void add_options(CLI::App& app) = 0;
+  virtual void add_options(Options& options) = 0;
   // Called once after parsing, before any run: resolves defaults (`quick`:
   // small and fast, for tests and smoke runs), checks the options and refuses
   // what cannot fit in memory before allocating. Throws Error(input) naming

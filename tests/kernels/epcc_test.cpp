@@ -6,7 +6,6 @@
 
 #include <gtest/gtest.h>
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -48,9 +47,7 @@ std::vector<std::string> names_of(const RunResult& r) {
 // A kernel parsed from `args` and prepared in quick mode for `threads`.
 std::unique_ptr<BenchKernel> quick_kernel(const Topology& topo, const std::string& args = "", int threads = 2) {
   auto kernel = epcc::make_bench();
-  CLI::App app;
-  kernel->add_options(app);
-  app.parse(args, false);
+  ulibc::harness::parse_options([&](ulibc::harness::Options& o) { kernel->add_options(o); }, args);
   kernel->prepare(topo, threads, true);
   return kernel;
 }

@@ -5,7 +5,6 @@
 
 #include <gtest/gtest.h>
 
-#include <CLI/CLI.hpp>
 #include <fstream>
 #include <string>
 
@@ -24,9 +23,7 @@ using ulibc::testing::input_error_of;
 // The adapter with its options parsed from `args`.
 std::unique_ptr<harness::BenchKernel> bench_with(const std::string& args) {
   auto kernel = make_bench();
-  CLI::App app;
-  kernel->add_options(app);
-  app.parse(args);
+  harness::parse_options([&](harness::Options& o) { kernel->add_options(o); }, args);
   return kernel;
 }
 

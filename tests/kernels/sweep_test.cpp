@@ -29,7 +29,7 @@ class ProbeKernel : public BenchKernel {
 
   std::string name() const override { return "probe"; }
   std::string description() const override { return "test probe"; }
-  void add_options(CLI::App&) override {}
+  void add_options(Options&) override {}
   void prepare(const Topology&, int, bool) override {}
   nlohmann::ordered_json parameters() const override { return nlohmann::ordered_json::object(); }
   std::string headline() const override { return "speed"; }

@@ -3,7 +3,6 @@
 // answers, and the benchmarks' bad options.
 #include <gtest/gtest.h>
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <numeric>
 #include <random>
@@ -138,9 +137,7 @@ TEST(Heat, TheCheckSeesAWrongPointAndTheWrongStepCount) {
 template <class Make>
 void prepare_with(Make make, const std::string& args) {
   auto kernel = make();
-  CLI::App app;
-  kernel->add_options(app);
-  app.parse(args, false);
+  ulibc::harness::parse_options([&](ulibc::harness::Options& o) { kernel->add_options(o); }, args);
   kernel->prepare(ulibc::testing::live_topology(), 2, true);
 }
 

@@ -17,7 +17,6 @@
 #include <gtest/gtest.h>
 #include <omp.h>
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
@@ -607,9 +606,7 @@ class ZblasBenchTest : public ::testing::Test {
   // The kernel with `args` parsed as its command line and prepared.
   static std::unique_ptr<ulibc::harness::BenchKernel> kernel(const std::string& args, bool quick) {
     auto k = zblas::make_bench();
-    CLI::App app;
-    k->add_options(app);
-    app.parse(args);
+    ulibc::harness::parse_options([&](ulibc::harness::Options& o) { k->add_options(o); }, args);
     k->prepare(topo(), 2, quick);
     return k;
   }

@@ -182,7 +182,8 @@ Command add_kernel_command(CLI::App& parent, Mode mode, const std::string& name)
   if (command->kernel) {
     command->app = app->add_subcommand(command->kernel->name(), command->kernel->description());
     add_harness_options(*command->app, command->options, mode);
-    command->kernel->add_options(*command->app);
+    harness::Options kernel_options(*command->app);
+    command->kernel->add_options(kernel_options);
   }
   auto run = [command, name, mode] {
     if (command->app && command->app->parsed()) return run_kernel(*command->kernel, command->options, mode);

@@ -171,7 +171,8 @@ void run_sssp(const SsspOptions& o) {
 Command add_sssp_command(CLI::App& parent) {
   auto o = std::make_shared<SsspOptions>();
   CLI::App* sub = parent.add_subcommand("sssp", std::string(summary_of("sssp")));
-  o->problem.add_to(*sub, /*point_to_point=*/true);
+  harness::Options problem_options(*sub);
+  o->problem.add_to(problem_options, /*point_to_point=*/true);
   add_placement_options(*sub, o->placement);
   sub->add_option("--algorithm", o->algorithm,
                   "radix or binary (Dijkstra on one thread), delta (Δ-stepping, each query on the team), many "
