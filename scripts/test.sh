@@ -90,12 +90,14 @@ blas() {
 # (tools/ulibc) and its tests are left to the release phase too: they are front ends over the library and the
 # kernels whose suites run here, the file parsers behind them are fuzzed, and compiling them under ASan was a third
 # of its build.
-# -O1 keeps the sanitizers' reports exact and runs the tests at twice the speed of -O0.
+# -Og (GCC's level for debugging) keeps the sanitizers' reports exact and compiles in two thirds of -O1's time (the
+# whole build: 313 s against 470 s on a two-core machine; the SDP kernel: 17 s against 34 s), and the suites run as
+# fast (119 s against 113 s); -O0 compiles as fast but runs the tests at half the speed.
 # UBSan's null and alignment checks are left out: they instrument every pointer access and made the build 1.6 times
 # as long (the SDP kernel: 60 s against 38 s). ASan reports a null dereference itself, and the parsers, where a
 # misaligned read could come from, keep every check in the fuzz phase.
 asan() {
-  configure_and_build build-asan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
+  configure_and_build build-asan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-Og -g1" \
     -DULIBC_SANITIZE=address,undefined -DULIBC_SANITIZE_EXCEPT=alignment,null \
     -DULIBC_BUILD_PEERS=OFF -DULIBC_BUILD_TOOLS=OFF
   run_tests build-asan -LE "install|numa_lab|scripts"
@@ -108,7 +110,7 @@ asan() {
 # setarch can do that.
 tsan() {
   cmake -S . -B build-tsan -G Ninja -DCMAKE_COMPILE_WARNING_AS_ERROR=ON -DCMAKE_BUILD_TYPE=Debug \
-    -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" -DULIBC_SANITIZE=thread -DULIBC_BUILD_PEERS=OFF -DULIBC_BUILD_KERNELS=OFF \
+    -DCMAKE_CXX_FLAGS_DEBUG="-Og -g1" -DULIBC_SANITIZE=thread -DULIBC_BUILD_PEERS=OFF -DULIBC_BUILD_KERNELS=OFF \
     -DULIBC_BUILD_TOOLS=OFF >/dev/null
   cmake --build build-tsan --target ulibc_thread_tests
   if setarch "$(uname -m)" -R true 2>/dev/null; then ctest_prefix=(setarch "$(uname -m)" -R); fi
