@@ -1,9 +1,9 @@
 // harness/options.hpp — how a kernel registers its command-line options, without CLI11 in sight.
 //
 // The command (`ulibc bench`, `ulibc sssp`) parses with CLI11, a header-only library that compiles its parser into
-// every file that uses it: half of each kernel's compile time under ASan, and twice that of the tests that parsed
-// an adapter's options. Kernels and tests register through this header; options.cpp is the one file of the harness
-// that includes CLI11.
+// every file that uses it: an adapter was half of its kernel's compile time under ASan, and each test that parsed an
+// adapter's options paid as much again. Kernels and tests register through this header; options.cpp is the one file
+// of the harness that includes CLI11.
 #pragma once
 #include <concepts>
 #include <cstdint>
