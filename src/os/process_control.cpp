@@ -8,6 +8,8 @@
 
 #include <atomic>
 #include <cerrno>
+#include <cstdlib>
+#include <filesystem>
 
 namespace ulibc::os {
 
@@ -81,6 +83,19 @@ Spawned spawn_program(const std::vector<std::string>& argv) {
   }
   return {pid, 0};
 }
+
+CreatedFile create_temp_file(const std::string& prefix, const std::string& suffix) {
+  std::error_code ec;
+  const std::filesystem::path dir = std::filesystem::temp_directory_path(ec);
+  if (ec) return {"", ec.value()};
+  std::string path = (dir / (prefix + "XXXXXX" + suffix)).string();
+  const int fd = ::mkstemps(path.data(), static_cast<int>(suffix.size()));
+  if (fd < 0) return {"", errno};
+  ::close(fd);
+  return {path, 0};
+}
+
+int remove_file(const std::string& path) { return ::unlink(path.c_str()) == 0 ? 0 : errno; }
 
 std::optional<ChildEnd> poll_child(int pid) {
   int status = 0;

@@ -34,6 +34,16 @@ std::optional<ChildEnd> poll_child(int pid);
 // Waits for the child to end and reaps it (waitpid, again after a signal interrupts it).
 ChildEnd wait_child(int pid);
 
+// A new empty file named `prefix`, six unique characters and `suffix`, in the temporary directory ($TMPDIR, else
+// /tmp), created only by this call (mkstemps). Its path, or the errno that refused it.
+struct CreatedFile {
+  std::string path;
+  int error = 0;
+};
+CreatedFile create_temp_file(const std::string& prefix, const std::string& suffix);
+// Removes a file (unlink): 0 or the errno.
+int remove_file(const std::string& path);
+
 // From now on SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to this process go to `pid` instead: the child decides how
 // it ends, and this process reports it. Those the terminal sends (Ctrl-C) are not sent again: the child, in the
 // same foreground process group, has them already.

@@ -2,7 +2,6 @@
 #include "draw.hpp"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -524,25 +523,19 @@ int run_converter(const std::vector<std::string>& argv, const std::string& path)
 }
 
 void write_png(const std::string& svg, const std::string& path) {
-  const std::string converter = "rsvg-convert";
   write_text_file("", path);  // a path that cannot be written is named as such, not as a failed conversion
-  std::string svg_path = (std::filesystem::temp_directory_path() / "ulibc-draw-XXXXXX.svg").string();
-  const int fd = mkstemps(svg_path.data(), 4);
-  if (fd < 0) throw system_error("cannot create a temporary file for the picture");
-  close(fd);
-  write_text_file(svg, svg_path);
   int status = 0;
   try {
-    status = run_converter({converter, "--format", "png", "--output", path, svg_path}, path);
+    const TempFile svg_file("ulibc-draw-", ".svg", "the picture");
+    write_text_file(svg, svg_file.path());
+    status = run_converter({"rsvg-convert", "--format", "png", "--output", path, svg_file.path()}, path);
   } catch (const Error&) {
-    std::filesystem::remove(svg_path);
     std::filesystem::remove(path);
     throw;
   }
-  std::filesystem::remove(svg_path);
   if (status != 0) {
     std::filesystem::remove(path);
-    throw system_error(fmt::format("drawing {} failed: {} exited with status {}", path, converter, status));
+    throw system_error(fmt::format("drawing {} failed: rsvg-convert exited with status {}", path, status));
   }
 }
 

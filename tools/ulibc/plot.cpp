@@ -1,11 +1,8 @@
 // plot.cpp — runs the compiled-in plot.py on a benchmark record.
 #include "plot.hpp"
 
-#include <unistd.h>
-
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 
 #include "io/file_io.hpp"
 #include "plot_script.hpp"
@@ -46,15 +43,11 @@ void check_plot_target(const std::string& path) {
 }
 
 void draw_plot(const nlohmann::ordered_json& record, const std::string& path, const std::vector<std::string>& names) {
-  std::string record_path = (std::filesystem::temp_directory_path() / "ulibc-plot-XXXXXX.json").string();
-  const int fd = mkstemps(record_path.data(), 5);
-  if (fd < 0) throw system_error("cannot create a temporary file for the plot's data");
-  close(fd);
-  io::write_file(record_path, [&](std::ostream& out) { out << record.dump(); });
-  std::vector<std::string> args = {"-c", kPlotScript, record_path, path};
+  const TempFile record_file("ulibc-plot-", ".json", "the plot's data");
+  io::write_file(record_file.path(), [&](std::ostream& out) { out << record.dump(); });
+  std::vector<std::string> args = {"-c", kPlotScript, record_file.path(), path};
   args.insert(args.end(), names.begin(), names.end());
   const int status = run_python(args);
-  std::filesystem::remove(record_path);
   if (status != 0)
     throw system_error("drawing " + path + " failed: " + python() + " exited with status " + std::to_string(status));
 }
