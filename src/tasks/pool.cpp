@@ -21,6 +21,9 @@ thread_local Strand t_strand;
 
 namespace {
 
+// What a task's group is told once it has run.
+detail::Finished finished(const Task& task) { return {.begin = task.begin, .end = task.end, .span = task.span}; }
+
 constexpr int kSpinsBeforeSleep = 2048;   // failed looks for work before an idle worker sleeps
 constexpr std::int64_t kMaxQueued = 256;  // tasks a worker's deque holds before a new child runs at once
 // A steal costs thief and victim a few cache misses each (100-200 ns on the machine of docs/PERFORMANCE.md); a
@@ -244,7 +247,7 @@ std::exception_ptr Pool::run_strand(Worker& me, Task& task) {
 void Pool::execute(Worker& me, Task& task) {
   const std::exception_ptr error = run_strand(me, task);
   if (task.group) {
-    task.group->finish({.begin = task.begin, .end = task.end, .span = task.span}, error, me.index);
+    task.group->finish(finished(task), error, me.index);
   } else {  // the root, on its caller's stack: its wrapper caught what it threw
     root_span_ = task.span;
     root_done_.store(true, std::memory_order_release);
@@ -263,7 +266,7 @@ void Pool::run_taken(Worker& me, Task* task) {
   // that has already exited (task_memory.cpp gives a block back to the thread that made it): lost, and written into
   // a dead thread's storage.
   const std::exception_ptr error = run_strand(me, *task);
-  const detail::Finished done{.begin = task->begin, .end = task->end, .span = task->span};
+  const detail::Finished done = finished(*task);
   delete task;
   g->finish(done, error, me.index);
 }
