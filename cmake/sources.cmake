@@ -29,7 +29,7 @@ set(ULIBC_SDP_FILE_SOURCES ${_k}/sdp/problem.cpp ${_k}/sdp/sdpa_format.cpp)
 # road problem registers its own), and GMRES's restarted cycle on one process (no MPI), which the eigensolver's
 # correction equation runs: what the NUMA lab's kernels take from the harness and from GMRES.
 set(ULIBC_HARNESS_CORE_SOURCES ${_l}/harness/memory_check.cpp ${_l}/harness/options.cpp)
-set(ULIBC_GMRES_CYCLE_SOURCES ${_k}/gmres/givens.cpp ${_k}/gmres/krylov.cpp)
+set(ULIBC_GMRES_CYCLE_SOURCES ${_k}/gmres/givens.cpp ${_k}/gmres/gram_schmidt.cpp ${_k}/gmres/krylov.cpp)
 
 # Files that compile on their own, never in a unity source: dimacs_io.cpp's internal names repeat another file's;
 # bfs.cpp's Bfs::Impl derives from a class of its anonymous namespace, which GCC questions in any file but the one

@@ -6,18 +6,10 @@
 #include <algorithm>
 #include <cmath>
 
-#include "harness/named.hpp"
 #include "mpi/comm.hpp"
 #include "ulibc/error.hpp"
 
 namespace ulibc::gmres {
-
-namespace {
-constexpr std::array<const char*, 3> kOrthNames = {"cgs", "mgs", "cgs2"};
-}  // namespace
-
-std::string orth_name(Orth o) { return harness::name_of(o, kOrthNames); }
-Orth parse_orth(const std::string& name) { return harness::parse_name<Orth>(name, kOrthNames, "orthogonalisation"); }
 
 Vector& Basis::operator[](int k) {
   while (static_cast<int>(v_.size()) <= k) v_.emplace_back(team_, team_.rows());
