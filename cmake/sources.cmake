@@ -2,9 +2,8 @@
 #
 # A layer or kernel is a folder: its sources are every .cpp file in it (ulibc_sources), so adding a file or a kernel
 # names no file here. What is named is what some build takes apart from the rest: the readers that the fuzz targets
-# instrument alone (they need no OpenMP, MPI or BLAS), the pieces the NUMA lab's static guest compiles, and the
-# files that compile outside a unity source. Read by layers/ and kernels/ (their libraries), tests/numa_lab (which
-# compiles the kernels it runs again, with fmt header-only: Debian ships no static libfmt) and tests/fuzz (a clang
+# instrument alone (they need no OpenMP, MPI or BLAS), GMRES's cycle (a library of its own, without MPI), and the
+# files that compile outside a unity source. Read by layers/ and kernels/ (their libraries) and tests/fuzz (a clang
 # project whose objects are instrumented for libFuzzer). Paths are absolute, so that any project can include it.
 get_filename_component(ULIBC_SOURCE_ROOT ${CMAKE_CURRENT_LIST_DIR} DIRECTORY)
 set(_l ${ULIBC_SOURCE_ROOT}/layers)
@@ -25,10 +24,7 @@ set(ULIBC_GRAPH_FILE_SOURCES ${_l}/graph/edge_io.cpp ${_l}/graph/dimacs_io.cpp $
 set(ULIBC_MPI_PROFILE_SOURCES ${_l}/mpi/keyed_file.cpp ${_l}/mpi/comm_profile.cpp)
 set(ULIBC_GMRES_TUNING_FILE_SOURCES ${_k}/gmres/tuning_file.cpp)
 set(ULIBC_SDP_FILE_SOURCES ${_k}/sdp/problem.cpp ${_k}/sdp/sdpa_format.cpp)
-# The memory check every kernel makes before allocating, the options a problem is chosen by (the shortest paths'
-# road problem registers its own), and GMRES's restarted cycle on one process (no MPI), which the eigensolver's
-# correction equation runs: what the NUMA lab's kernels take from the harness and from GMRES.
-set(ULIBC_HARNESS_CORE_SOURCES ${_l}/harness/memory_check.cpp ${_l}/harness/options.cpp)
+# GMRES's restarted cycle on one process (no MPI), which the eigensolver's correction equation runs too.
 set(ULIBC_GMRES_CYCLE_SOURCES ${_k}/gmres/givens.cpp ${_k}/gmres/gram_schmidt.cpp ${_k}/gmres/krylov.cpp)
 
 # Files that compile on their own, never in a unity source: dimacs_io.cpp's internal names repeat another file's;

@@ -46,7 +46,7 @@ TEST(NumaSssp, AGraphCopyLiesOnItsNode) {
 
 TEST(NumaSssp, ManyQueriesGiveTheSequentialChecksumsUnderEveryPlacement) {
   const WeightedGraph g = road();
-  const std::vector<Vertex> sources = {0, 7000, 14399, 3333};
+  const std::vector<Vertex> sources = {0, 7000};
   std::vector<ulibc::sssp::Reach> expected;
   ulibc::sssp::Dijkstra search(g.vertices(), ulibc::sssp::Queue::binary_heap);
   std::vector<Distance> dist(static_cast<std::size_t>(g.vertices()));
