@@ -343,9 +343,10 @@ TEST(Adws, NodeBeginsHoldEveryLeafOnTheNodeThatRunsIt) {
 }
 
 // Profiles that would split off one element at a time (all zero; work doubling from element to element) still
-// give a shallow recursion: a million elements, grain 1, on a worker's own stack.
+// give a shallow recursion: 250,000 elements, grain 1, on a worker's own stack, which a recursion one element deep
+// per level would overflow (a quarter of a million frames of over 32 bytes pass a thread's 8 MiB).
 TEST(Tasks, AnyProfileSplitsShallowly) {
-  const std::size_t n = 1'000'000;
+  const std::size_t n = 250'000;
   std::vector<double> zero(n, 0.0), doubling(n);
   for (std::size_t i = 0; i < n; ++i) doubling[i] = std::ldexp(1.0, static_cast<int>(i % 1000));
   Runtime rt = make(2, Scheduler::adws);
