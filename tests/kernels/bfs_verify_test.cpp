@@ -13,13 +13,13 @@ using ulibc::bfs::validate;
 using ulibc::bfs::Vertex;
 using ulibc::graph::EdgeList;
 
-constexpr Vertex U = ulibc::bfs::kUnreached;
+using ulibc::bfs::kUnreached;
 
 // 0 - 1 - 3 - 4, 0 - 2 - 3; vertex 5 alone; a self-loop on 4 and a repeated
 // edge {1, 0}, which count towards Graph500's edges but change nothing else.
 EdgeList diamond() { return {6, {{0, 1}, {0, 2}, {1, 3}, {2, 3}, {3, 4}, {4, 4}, {1, 0}}}; }
 // A BFS tree from 0: levels 0, 1, 1, 2, 3.
-std::vector<Vertex> tree() { return {0, 0, 0, 1, 3, U}; }
+std::vector<Vertex> tree() { return {0, 0, 0, 1, 3, kUnreached}; }
 
 void expect_caught(const std::vector<Vertex>& parent, const std::string& check) {
   for (int threads : {1, 2, 3}) {
@@ -30,7 +30,7 @@ void expect_caught(const std::vector<Vertex>& parent, const std::string& check) 
 }
 
 TEST(Validate, AcceptsBfsTreesAndCountsTheComponentsTuples) {
-  for (const std::vector<Vertex>& parent : {tree(), std::vector<Vertex>{0, 0, 0, 2, 3, U}})
+  for (const std::vector<Vertex>& parent : {tree(), std::vector<Vertex>{0, 0, 0, 2, 3, kUnreached}})
     for (int threads : {1, 2, 4}) {
       const auto v = validate(diamond(), 0, parent, threads);
       ASSERT_TRUE(v.valid) << v.failure;
@@ -41,7 +41,8 @@ TEST(Validate, AcceptsBfsTreesAndCountsTheComponentsTuples) {
 }
 
 TEST(Validate, AVertexWithoutEdgesIsATreeOfOne) {
-  const auto v = validate(diamond(), 5, std::vector<Vertex>{U, U, U, U, U, 5});
+  const auto v =
+      validate(diamond(), 5, std::vector<Vertex>{kUnreached, kUnreached, kUnreached, kUnreached, kUnreached, 5});
   ASSERT_TRUE(v.valid) << v.failure;
   EXPECT_EQ(v.edges, 0);
   EXPECT_EQ(v.reached, 1);
@@ -83,7 +84,7 @@ TEST(Validate, CatchesLevelsThatDifferByMoreThanOneAlongAnEdge) {
 
 TEST(Validate, CatchesAComponentNotSpannedWhole) {
   auto parent = tree();
-  parent[4] = U;
+  parent[4] = kUnreached;
   expect_caught(parent, "check 5 (component)");
 }
 

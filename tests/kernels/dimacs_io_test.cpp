@@ -18,6 +18,7 @@
 #include "expect_error.hpp"
 #include "fake_sysfs.hpp"
 #include "graph/weighted_graph.hpp"
+#include "little_endian.hpp"
 #include "pipe_stream.hpp"
 
 namespace {
@@ -66,7 +67,7 @@ std::vector<VertexPair> parse_pairs(const std::string& text, std::int64_t vertic
   return read_dimacs_pairs(in, "road.p2p", vertices);
 }
 
-WeightedGraph parse_binary(const std::string& bytes) {
+WeightedGraph parse_binary_graph(const std::string& bytes) {
   std::istringstream in(bytes);
   return read_binary_graph(in, "road.bin");
 }
@@ -283,14 +284,12 @@ TEST(BinaryGraph, RoundTrips) {
   }
 }
 
-void put_le(std::string& out, std::uint64_t x, int bytes) {
-  for (int i = 0; i < bytes; ++i) out += static_cast<char>(x >> (8 * i) & 0xff);
-}
+using ulibc::testing::put_le;
 
 // A binary graph spelled out: the header as given, the offsets as uint64, the
 // arcs as (uint32 head, uint32 weight).
-std::string binary_file(std::uint64_t vertices, std::uint64_t arcs, const std::vector<std::uint64_t>& offsets,
-                        const std::vector<std::uint32_t>& heads_and_weights) {
+std::string binary_graph_file(std::uint64_t vertices, std::uint64_t arcs, const std::vector<std::uint64_t>& offsets,
+                              const std::vector<std::uint32_t>& heads_and_weights) {
   std::string out(kWeightedMagic, sizeof kWeightedMagic);
   put_le(out, vertices, 8);
   put_le(out, arcs, 8);
@@ -302,46 +301,53 @@ std::string binary_file(std::uint64_t vertices, std::uint64_t arcs, const std::v
 TEST(BinaryGraph, FileIsTheDocumentedLayout) {
   Files files;
   write_binary_graph(build_weighted({3, {{2, 0, 5}, {0, 1, 4294967295}, {0, 2, 258}}}), files.path("g.bin"));
-  EXPECT_EQ(files.read("g.bin"), binary_file(3, 3, {0, 2, 2, 3}, {1, 4294967295, 2, 258, 0, 5}));
+  EXPECT_EQ(files.read("g.bin"), binary_graph_file(3, 3, {0, 2, 2, 3}, {1, 4294967295, 2, 258, 0, 5}));
   EXPECT_EQ(files.read("g.bin").substr(0, 9), std::string("ULIBCWG1\x03", 9));
 }
 
-void expect_binary_error(const std::string& bytes, const std::string& needle) {
-  expect_input_error([&] { parse_binary(bytes); }, needle);
+void expect_binary_graph_error(const std::string& bytes, const std::string& needle) {
+  expect_input_error([&] { parse_binary_graph(bytes); }, needle);
 }
 
 TEST(BinaryGraph, RefusesABadMagicOrHeader) {
-  expect_binary_error("ULIBCEL1" + binary_file(0, 0, {0}, {}).substr(8),
-                      "road.bin: not a binary weighted graph (it does not start with \"ULIBCWG1\")");
-  expect_binary_error("", "road.bin: not a binary weighted graph");
-  expect_binary_error("ULIBCWG1\x01", "road.bin: truncated: the header ends after 9 of its 24 bytes");
-  expect_binary_error(binary_file(2147483648ULL, 0, {}, {}),
-                      "road.bin: the header declares 2147483648 vertices, more than the 2147483647");
+  expect_binary_graph_error("ULIBCEL1" + binary_graph_file(0, 0, {0}, {}).substr(8),
+                            "road.bin: not a binary weighted graph (it does not start with \"ULIBCWG1\")");
+  expect_binary_graph_error("", "road.bin: not a binary weighted graph");
+  expect_binary_graph_error("ULIBCWG1\x01", "road.bin: truncated: the header ends after 9 of its 24 bytes");
+  expect_binary_graph_error(binary_graph_file(2147483648ULL, 0, {}, {}),
+                            "road.bin: the header declares 2147483648 vertices, more than the 2147483647");
 }
 
 TEST(BinaryGraph, RefusesABadShape) {
-  expect_binary_error(binary_file(3, 2, {0, 2, 1, 2}, {0, 1, 1, 1}), "road.bin: weighted graph: the offsets decrease");
-  expect_binary_error(binary_file(3, 2, {1, 1, 2, 2}, {0, 1, 1, 1}),
-                      "road.bin: weighted graph: the offsets must start with 0");
-  expect_binary_error(binary_file(3, 2, {0, 1, 1, 1}, {0, 1, 1, 1}), "road.bin: weighted graph: the offsets end at 1");
-  expect_binary_error(binary_file(3, 2, {0, 1, 2, 2}, {0, 1, 3, 1}), "road.bin: weighted graph: arc 1 heads to 3");
-  expect_binary_error(binary_file(3, 1, {0, 1, 1, 1}, {0xffffffff, 1}), "road.bin: weighted graph: arc 0 heads to");
-  expect_binary_error(binary_file(0, 1, {0}, {0, 1}), "road.bin: weighted graph: the offsets end at 0");
+  expect_binary_graph_error(binary_graph_file(3, 2, {0, 2, 1, 2}, {0, 1, 1, 1}),
+                            "road.bin: weighted graph: the offsets decrease");
+  expect_binary_graph_error(binary_graph_file(3, 2, {1, 1, 2, 2}, {0, 1, 1, 1}),
+                            "road.bin: weighted graph: the offsets must start with 0");
+  expect_binary_graph_error(binary_graph_file(3, 2, {0, 1, 1, 1}, {0, 1, 1, 1}),
+                            "road.bin: weighted graph: the offsets end at 1");
+  expect_binary_graph_error(binary_graph_file(3, 2, {0, 1, 2, 2}, {0, 1, 3, 1}),
+                            "road.bin: weighted graph: arc 1 heads to 3");
+  expect_binary_graph_error(binary_graph_file(3, 1, {0, 1, 1, 1}, {0xffffffff, 1}),
+                            "road.bin: weighted graph: arc 0 heads to");
+  expect_binary_graph_error(binary_graph_file(0, 1, {0}, {0, 1}), "road.bin: weighted graph: the offsets end at 0");
 }
 
 TEST(BinaryGraph, RefusesSizesThatDisagreeWithTheHeaderWithoutAllocating) {
-  expect_binary_error(binary_file(3, 2, {0, 1, 2}, {}),
-                      "road.bin: truncated: the header declares 3 vertices (4 offsets) and 2 arcs, but the file ends "
-                      "after 3 offsets");
-  expect_binary_error(binary_file(3, 2, {0, 1, 2, 2}, {0, 1, 1}),
-                      "road.bin: truncated: the header declares 3 vertices (4 offsets) and 2 arcs, but the file ends "
-                      "after all offsets and 1 arcs");
+  expect_binary_graph_error(
+      binary_graph_file(3, 2, {0, 1, 2}, {}),
+      "road.bin: truncated: the header declares 3 vertices (4 offsets) and 2 arcs, but the file ends "
+      "after 3 offsets");
+  expect_binary_graph_error(
+      binary_graph_file(3, 2, {0, 1, 2, 2}, {0, 1, 1}),
+      "road.bin: truncated: the header declares 3 vertices (4 offsets) and 2 arcs, but the file ends "
+      "after all offsets and 1 arcs");
   // 2^60 arcs would be 8 EiB, 2^31 vertices 16 GiB of offsets: measured first.
-  expect_binary_error(binary_file(3, 1ULL << 60, {0, 0, 0, 0}, {}), "after all offsets and 0 arcs");
-  expect_binary_error(binary_file(3, ~0ULL, {0, 0, 0, 0}, {}), "18446744073709551615 arcs");
-  expect_binary_error(binary_file(2147483647, 0, {0}, {}),
-                      "(2147483648 offsets) and 0 arcs, but the file ends after 1 offsets");
-  expect_binary_error(binary_file(1, 0, {0, 0}, {}) + "x", "road.bin: 1 stray bytes after the last of the 0 arcs");
+  expect_binary_graph_error(binary_graph_file(3, 1ULL << 60, {0, 0, 0, 0}, {}), "after all offsets and 0 arcs");
+  expect_binary_graph_error(binary_graph_file(3, ~0ULL, {0, 0, 0, 0}, {}), "18446744073709551615 arcs");
+  expect_binary_graph_error(binary_graph_file(2147483647, 0, {0}, {}),
+                            "(2147483648 offsets) and 0 arcs, but the file ends after 1 offsets");
+  expect_binary_graph_error(binary_graph_file(1, 0, {0, 0}, {}) + "x",
+                            "road.bin: 1 stray bytes after the last of the 0 arcs");
 }
 
 TEST(BinaryGraph, EveryCutShortFileIsRefused) {
@@ -351,38 +357,42 @@ TEST(BinaryGraph, EveryCutShortFileIsRefused) {
   for (std::size_t size = 0; size < bytes.size(); ++size) {
     SCOPED_TRACE(::testing::Message() << size << " of " << bytes.size() << " bytes");
     const std::string cut = bytes.substr(0, size);
-    expect_input_error([&] { parse_binary(cut); }, size == 0 ? "not a binary weighted graph" : "truncated");
+    expect_input_error([&] { parse_binary_graph(cut); }, size == 0 ? "not a binary weighted graph" : "truncated");
     if (size == 0) continue;  // an empty file is an empty .gr text, without a problem line
     const std::string path = files.write("cut.bin", cut);
     expect_input_error([&] { read_weighted_graph(path); }, path + ": truncated");
   }
 }
 
-WeightedGraph parse_binary_pipe(const std::string& bytes) {
+WeightedGraph parse_binary_graph_pipe(const std::string& bytes) {
   PipeBuf buf(bytes);
   std::istream in(&buf);
   return read_binary_graph(in, "pipe");
 }
 
 TEST(BinaryGraph, ReadsFromAStreamThatCannotSeek) {
-  expect_equal(parse_binary_pipe(binary_file(2, 1, {0, 0, 1}, {0, 9})), WeightedGraph({0, 0, 1}, {{0, 9}}));
+  expect_equal(parse_binary_graph_pipe(binary_graph_file(2, 1, {0, 0, 1}, {0, 9})), WeightedGraph({0, 0, 1}, {{0, 9}}));
   expect_input_error(
       [] {
-        parse_binary_pipe(binary_file(2, 2, {0, 0, 1}, {0, 9}));
+        parse_binary_graph_pipe(binary_graph_file(2, 2, {0, 0, 1}, {0, 9}));
       },
       "pipe: truncated: the header declares 2 vertices (3 offsets) and 2 arcs, but the file ends after "
       "all offsets and 1 arcs");
   expect_input_error(
       [] {
-        parse_binary_pipe(binary_file(2147483647, 1ULL << 60, {0, 0}, {}));
+        parse_binary_graph_pipe(binary_graph_file(2147483647, 1ULL << 60, {0, 0}, {}));
       },
       "ends after 2 offsets");
-  expect_input_error([] { parse_binary_pipe(binary_file(2, 1, {0, 0, 1}, {0, 9}) + "zz"); }, "pipe: 2 stray bytes");
+  expect_input_error(
+      [] {
+        parse_binary_graph_pipe(binary_graph_file(2, 1, {0, 0, 1}, {0, 9}) + "zz");
+      },
+      "pipe: 2 stray bytes");
   // Arcs beyond one chunk of the bounded reads.
   const WeightedGraph g = build_weighted(big_graph());
   Files files;
   write_binary_graph(g, files.path("g.bin"));
-  expect_equal(parse_binary_pipe(files.read("g.bin")), g);
+  expect_equal(parse_binary_graph_pipe(files.read("g.bin")), g);
 }
 
 TEST(DimacsGraph, ReadsFromAStreamThatCannotSeek) {

@@ -17,6 +17,7 @@
 
 #include "expect_error.hpp"
 #include "graph/generator.hpp"
+#include "little_endian.hpp"
 #include "pipe_stream.hpp"
 
 namespace {
@@ -152,9 +153,7 @@ TEST(TextEdges, RefusesBadDeclarations) {
 
 // ---- Binary -------------------------------------------------------------------------
 
-void put_le(std::string& out, std::uint64_t x, int bytes) {
-  for (int i = 0; i < bytes; ++i) out += static_cast<char>(x >> (8 * i) & 0xff);
-}
+using ulibc::testing::put_le;
 
 // A binary edge list spelled out: header fields as given, then the ids as uint32.
 std::string binary_file(std::uint64_t vertices, std::uint64_t edges, const std::vector<std::uint32_t>& ids) {

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "expect_error.hpp"
+#include "live_machine.hpp"
 #include "sdp/cone.hpp"
 #include "sdp/dense.hpp"
 #include "sdp/elements.hpp"
@@ -29,10 +30,7 @@ namespace {
 
 using testing::expect_input_error;
 
-const Topology& live() {
-  static const Topology topo = Topology::load("/", Detail::placement);
-  return topo;
-}
+using ulibc::testing::live;
 
 // A random positive definite block matrix (A Aᵀ + I per dense block, positive LP entries).
 BlockMatrix random_positive_definite(const std::vector<BlockShape>& shapes, unsigned seed) {

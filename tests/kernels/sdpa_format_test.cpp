@@ -201,7 +201,7 @@ TEST(SdpaFormat, DeclaredSizesCostNothingUntilTheTextHoldsThem) {
 }
 
 // A problem of random shape and values, every bit pattern of a double likely: what the writer must keep.
-Problem random_problem(std::uint64_t seed) {
+Problem random_file_problem(std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   auto uniform = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
   auto value = [&] {
@@ -230,7 +230,7 @@ Problem random_problem(std::uint64_t seed) {
 TEST(SdpaFormat, WrittenProblemsReadBackBitForBit) {
   for (std::uint64_t seed = 1; seed <= 200; ++seed) {
     SCOPED_TRACE(seed);
-    const Problem p = random_problem(seed);
+    const Problem p = random_file_problem(seed);
     std::ostringstream out;
     write_sdpa_sparse(p, out);
     const Problem q = parse(out.str());

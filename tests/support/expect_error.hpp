@@ -11,6 +11,10 @@
 
 namespace ulibc::testing {
 
+inline bool contains(const std::string& text, const std::string& needle) {
+  return text.find(needle) != std::string::npos;
+}
+
 inline void expect_error(const std::function<void()>& f, ulibc::ErrorKind kind, const std::string& needle) {
   try {
     f();

@@ -183,4 +183,9 @@ Topology load_fake(const FakeMachine& m) {
   return Topology::load(write_fake_sysfs(m, dir.path()));
 }
 
+const Topology& four_nodes() {
+  static const Topology topo = load_fake(kFourNodes);
+  return topo;
+}
+
 }  // namespace ulibc::testing

@@ -54,6 +54,12 @@ std::string write_fake_sysfs(const FakeMachine& m, const std::string& root);
 // directory that is gone when this returns.
 Topology load_fake(const FakeMachine& m);
 
+// 4 nodes × 2 cores × 2 SMT threads: 16 processors.
+inline const FakeMachine kFourNodes{.packages = 4, .cores_per_package = 2, .smt = 2};
+
+// kFourNodes' Topology, loaded once.
+const Topology& four_nodes();
+
 // A fresh empty directory under the system temporary directory, removed by
 // the destructor.
 class TempDir {

@@ -29,16 +29,11 @@ using ulibc::PolicyKind;
 using ulibc::Topology;
 using ulibc::testing::expect_input_error;
 using ulibc::testing::FakeMachine;
+using ulibc::testing::kFourNodes;
 using ulibc::testing::run_threads;
 using ulibc::testing::TempDir;
 
-// 4 nodes × 2 cores × 2 SMT threads: 16 processors.
-const FakeMachine kFourNodes{.packages = 4, .cores_per_package = 2, .smt = 2};
-
-const Topology& four_nodes() {
-  static const Topology topo = ulibc::testing::load_fake(kFourNodes);
-  return topo;
-}
+using ulibc::testing::four_nodes;
 
 std::vector<int> groups_of(const Mapping& map) {
   std::vector<int> out;

@@ -32,8 +32,8 @@ using ulibc::testing::FakeMachine;
 using ulibc::testing::run_threads;
 using ulibc::testing::TempDir;
 
-// 4 nodes × 2 cores × 2 SMT threads: 16 processors.
-const FakeMachine kFourNodes{.packages = 4, .cores_per_package = 2, .smt = 2};
+using ulibc::testing::four_nodes;
+using ulibc::testing::kFourNodes;
 
 // Node distances unlike index order: from node 0 the nearest is node 2,
 // then 1, then 3.
@@ -42,11 +42,6 @@ const std::vector<std::vector<int>> kUneven = {{10, 30, 20, 40}, {30, 10, 40, 20
 Topology load(FakeMachine m, const std::vector<std::vector<int>>& distances = {}) {
   m.distances = distances;
   return ulibc::testing::load_fake(m);
-}
-
-const Topology& four_nodes() {
-  static const Topology topo = load(kFourNodes);
-  return topo;
 }
 
 struct BadChunk : std::runtime_error {

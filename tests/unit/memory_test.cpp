@@ -18,6 +18,7 @@
 
 #include "expect_error.hpp"
 #include "fake_sysfs.hpp"
+#include "live_machine.hpp"
 #include "ulibc/error.hpp"
 #include "ulibc/ulibc.h"
 
@@ -29,10 +30,7 @@ using ulibc::testing::TempDir;
 
 constexpr std::size_t kMax = std::numeric_limits<std::size_t>::max();
 
-const Topology& live() {
-  static const Topology topo = Topology::load("/", Detail::placement);
-  return topo;
-}
+using ulibc::testing::live;
 
 // The node the live tests allocate on: the first node with memory we may use
 // (node 0 on an ordinary machine).
@@ -55,7 +53,7 @@ void touch(void* data, std::size_t bytes) {
 
 bool aligned(const void* p, std::size_t to) { return reinterpret_cast<std::uintptr_t>(p) % to == 0; }
 
-bool contains(const std::string& text, const std::string& needle) { return text.find(needle) != std::string::npos; }
+using ulibc::testing::contains;
 
 using ulibc::testing::input_error_of;
 

@@ -13,7 +13,9 @@
 #include <string>
 #include <vector>
 
+#include "expect_error.hpp"
 #include "fake_sysfs.hpp"
+#include "live_machine.hpp"
 #include "ulibc/error.hpp"
 
 namespace {
@@ -23,14 +25,11 @@ using ulibc::testing::FakeMachine;
 using ulibc::testing::Numbering;
 using ulibc::testing::TempDir;
 
-const Topology& live() {
-  static const Topology topo = Topology::load("/", Detail::placement);
-  return topo;
-}
+using ulibc::testing::live;
 
 Mapping live_map(PolicyKind kind) { return Mapping::build(live(), Policy(kind), live().usable().count()); }
 
-bool contains(const std::string& text, const std::string& needle) { return text.find(needle) != std::string::npos; }
+using ulibc::testing::contains;
 
 struct Triple {
   double x, y, z;

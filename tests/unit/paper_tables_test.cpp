@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "fake_sysfs.hpp"
+#include "live_machine.hpp"
 #include "ulibc.hpp"
 
 namespace {
@@ -21,14 +22,14 @@ const ulibc::Topology& paper_machine() {
 }
 
 // Table 3, read row by row: processor of threads 0..63.
-const std::vector<int> kScatter = {0,  8,  16, 24, 1,  9,  17, 25, 2,  10, 18, 26, 3,  11, 19, 27,  //
-                                   4,  12, 20, 28, 5,  13, 21, 29, 6,  14, 22, 30, 7,  15, 23, 31,  //
-                                   32, 40, 48, 56, 33, 41, 49, 57, 34, 42, 50, 58, 35, 43, 51, 59,  //
-                                   36, 44, 52, 60, 37, 45, 53, 61, 38, 46, 54, 62, 39, 47, 55, 63};
-const std::vector<int> kCompact = {0,  1,  2,  3,  4,  5,  6,  7,  32, 33, 34, 35, 36, 37, 38, 39,  //
-                                   8,  9,  10, 11, 12, 13, 14, 15, 40, 41, 42, 43, 44, 45, 46, 47,  //
-                                   16, 17, 18, 19, 20, 21, 22, 23, 48, 49, 50, 51, 52, 53, 54, 55,  //
-                                   24, 25, 26, 27, 28, 29, 30, 31, 56, 57, 58, 59, 60, 61, 62, 63};
+const std::vector<int> kTable3Scatter = {0,  8,  16, 24, 1,  9,  17, 25, 2,  10, 18, 26, 3,  11, 19, 27,  //
+                                         4,  12, 20, 28, 5,  13, 21, 29, 6,  14, 22, 30, 7,  15, 23, 31,  //
+                                         32, 40, 48, 56, 33, 41, 49, 57, 34, 42, 50, 58, 35, 43, 51, 59,  //
+                                         36, 44, 52, 60, 37, 45, 53, 61, 38, 46, 54, 62, 39, 47, 55, 63};
+const std::vector<int> kTable3Compact = {0,  1,  2,  3,  4,  5,  6,  7,  32, 33, 34, 35, 36, 37, 38, 39,  //
+                                         8,  9,  10, 11, 12, 13, 14, 15, 40, 41, 42, 43, 44, 45, 46, 47,  //
+                                         16, 17, 18, 19, 20, 21, 22, 23, 48, 49, 50, 51, 52, 53, 54, 55,  //
+                                         24, 25, 26, 27, 28, 29, 30, 31, 56, 57, 58, 59, 60, 61, 62, 63};
 
 struct Table4 {
   const char* policy;
@@ -41,14 +42,12 @@ const Table4 kTable4[] = {
 };
 const int kThreadCounts[] = {1, 2, 4, 8, 16, 32, 64};
 
-std::vector<int> procs(const Mapping& m) {
-  std::vector<int> out;
-  for (const auto& p : m.threads()) out.push_back(p.proc);
-  return out;
-}
+using ulibc::testing::procs;
 
 std::vector<int> expected_table3(const std::string& policy, int threads) {
-  std::vector<int> full = policy == "scatter" ? kScatter : policy == "compact" ? kCompact : std::vector<int>{};
+  std::vector<int> full = policy == "scatter"   ? kTable3Scatter
+                          : policy == "compact" ? kTable3Compact
+                                                : std::vector<int>{};
   if (full.empty())
     for (int t = 0; t < 64; ++t) full.push_back(t);  // compact+: thread t -> processor t
   return {full.begin(), full.begin() + threads};

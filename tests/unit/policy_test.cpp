@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "fake_sysfs.hpp"
+#include "live_machine.hpp"
 #include "scoped_env.hpp"
 #include "ulibc.hpp"
 
@@ -18,11 +19,7 @@ using ulibc::testing::FakeMachine;
 using ulibc::testing::load_fake;
 using ulibc::testing::ScopedEnv;
 
-std::vector<int> procs(const Mapping& m) {
-  std::vector<int> out;
-  for (const auto& p : m.threads()) out.push_back(p.proc);
-  return out;
-}
+using ulibc::testing::procs;
 
 TEST(Policy, ParsesEveryName) {
   EXPECT_EQ(Policy::parse("scatter").kind(), PolicyKind::scatter);
