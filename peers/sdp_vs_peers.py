@@ -102,8 +102,16 @@ CSDP_STATUS = {0: ("solved", SOLVED), 1: ("SDPA's dual infeasible", DUAL_INF),
                6: ("stuck at dual feasibility", FAILED), 7: ("lack of progress", FAILED),
                8: ("X, Z or O singular", FAILED), 9: ("NaN or Inf", FAILED)}
 ULIBC_KEYS = ["status", "objValPrimal", "objValDual", "relative_gap", "p_feas_error", "d_feas_error",
-              "iterations", "times"]
-ULIBC_TIMES = ["elements", "cholesky", "other", "total"]
+              "iterations", "time"]
+ULIBC_STAGES = ["elements", "cholesky"]  # SDPA's two, in the log of where the time went
+
+
+def stage_seconds(log, name):
+    """The seconds of the top-level stage `name` of a log (harness/stage_log.hpp's JSON), None when absent."""
+    for stage in log.get("stages", []):
+        if isinstance(stage, dict) and stage.get("name") == name:
+            return stage.get("seconds")
+    return None
 
 
 class Problem:
@@ -294,22 +302,24 @@ def run_ulibc(args, problem, rnd, workdir):
         r["error"] = f"exit {status}, no record: {tail(err or out)}"
         return r
     missing = [k for k in ULIBC_KEYS if k not in raw]
-    times = raw.get("times")
-    if not missing and isinstance(times, dict):
-        missing = [f"times.{k}" for k in ULIBC_TIMES if k not in times]
+    log = raw.get("time")
+    if not missing and isinstance(log, dict):
+        missing = [f"time: stage {k}" for k in ULIBC_STAGES if stage_seconds(log, k) is None]
+        missing += [] if "seconds" in log else ["time.seconds"]
     elif not missing:
-        missing = ["times (an object)"]
+        missing = ["time (an object)"]
     if missing:
         sys.exit(f"`ulibc sdp`'s record {path} lacks {', '.join(missing)} (expected keys: "
-                 f"{', '.join(ULIBC_KEYS)}; times: {', '.join(ULIBC_TIMES)}): {' '.join(map(str, cmd))}")
+                 f"{', '.join(ULIBC_KEYS)}; stages: {', '.join(ULIBC_STAGES)}): {' '.join(map(str, cmd))}")
     try:
         phase = str(raw["status"])
         r.update({"phase": phase, "class": SDPA_CLASS.get(phase, FAILED),
                   "obj_primal": as_float(raw["objValPrimal"]), "obj_dual": as_float(raw["objValDual"]),
                   "relative_gap": as_float(raw["relative_gap"]), "p_feas_error": as_float(raw["p_feas_error"]),
                   "d_feas_error": as_float(raw["d_feas_error"]), "iterations": int(raw["iterations"]),
-                  "elements": as_float(times["elements"]), "cholesky": as_float(times["cholesky"]),
-                  "total": as_float(times["total"]), "times": times})
+                  "elements": as_float(stage_seconds(log, "elements")),
+                  "cholesky": as_float(stage_seconds(log, "cholesky")), "total": as_float(log["seconds"]),
+                  "time": log})
     except (TypeError, ValueError) as e:
         sys.exit(f"`ulibc sdp`'s record {path} has a value of the wrong type ({e}): {raw}")
     if r["class"] == SOLVED and (r["obj_primal"] is None or r["obj_dual"] is None):

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/stage_log.hpp"
 #include "sparse/csr_matrix.hpp"
 #include "ulibc/mapping.hpp"
 #include "ulibc/topology.hpp"
@@ -58,15 +59,6 @@ struct Options {
 // a target that is not finite, correction_steps < 0, max_iterations < 1, harmonic extraction without a target.
 void check_options(const Options& o, sparse::Index n);
 
-// Where the time went, in seconds.
-struct TimeSplit {
-  double spmv = 0;        // A times a vector, everywhere (correction equation included)
-  double orth = 0;        // the zblas kernels outside the correction equation: orthogonalisations, residuals, updates
-  double correction = 0;  // the correction equation, less its products with A
-  double dense = 0;       // the small dense problems (LAPACK)
-  double total = 0;
-};
-
 struct Result {
   // The converged eigenvalues, in the order they were locked (the diagonal of R), and their eigenvectors
   // (n x found, column-major, unit 2-norm) and Schur vectors Q (n x found, orthonormal).
@@ -80,7 +72,10 @@ struct Result {
   long matvecs = 0;        // products with A, the correction equation's included
   long correction_steps = 0;
   long restarts = 0;
-  TimeSplit time;
+  // Where the time went: "spmv" (A times a vector), "orth" (the zblas kernels outside the correction equation:
+  // orthogonalisations, residuals, updates), "dense" (the small dense problems, LAPACK) and "correction" (the
+  // correction equation, with its own products with A inside it as "correction/spmv").
+  harness::StageLog time{"solve"};
   // The wanted pair the search was refining when it stopped short (found < nev): its Ritz value and residual.
   Complex last_theta = 0;
   double last_residual = 0;

@@ -3,7 +3,6 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 
@@ -12,6 +11,7 @@
 #include "eigen/projected.hpp"
 #include "eigen/space.hpp"
 #include "gmres/krylov.hpp"
+#include "harness/stage_log.hpp"
 #include "random/random_stream.hpp"
 #include "ulibc/error.hpp"
 #include "ulibc/partition.hpp"
@@ -21,20 +21,7 @@ namespace ulibc::eigen {
 namespace {
 
 using namespace detail;
-using Clock = std::chrono::steady_clock;
-
-// Adds the seconds of its scope to `into`.
-class Timed {
- public:
-  explicit Timed(double& into) : into_(into), start_(Clock::now()) {}
-  ~Timed() { into_ += std::chrono::duration<double>(Clock::now() - start_).count(); }
-  Timed(const Timed&) = delete;
-  Timed& operator=(const Timed&) = delete;
-
- private:
-  double& into_;
-  Clock::time_point start_;
-};
+using Timed = harness::StageLog::Timed;
 
 // The GMRES cycle's vector loops (kernels/gmres/krylov.cpp) run on OpenMP's default team: for the solve it is the
 // mapping's team, which the caller bound (a larger default would put several threads on one processor).
@@ -170,7 +157,7 @@ void Jdqr::read_diagonal() {
 }
 
 void Jdqr::apply_a(const Complex* x, Complex* y) {
-  Timed t(res_.time.spmv);
+  Timed t(res_.time, "spmv");
   multiply(team_, a_, x, y);
   ++res_.matvecs;
 }
@@ -184,7 +171,7 @@ void Jdqr::start_vector(Complex* t) {
 void Jdqr::expand(Complex* t) {
   std::vector<Complex> coeff(static_cast<std::size_t>(std::max(o_.jmax, o_.nev + 1)));
   for (int attempt = 0;; ++attempt) {
-    Timed timed(res_.time.orth);
+    Timed timed(res_.time, "orth");
     const double before = zblas::dznrm2(team_, t);
     project_out(team_, q_, k_, t, coeff.data());
     project_out(team_, v_, j_, t, coeff.data());
@@ -205,7 +192,7 @@ void Jdqr::expand(Complex* t) {
 
 // Column and row j of M = V^H A V (and of G, H): one block product each way.
 void Jdqr::extend_projections() {
-  Timed timed(res_.time.orth);
+  Timed timed(res_.time, "orth");
   const auto jj = static_cast<std::size_t>(j_);
   std::vector<Complex> c(jj + 1);
   zblas::zgemv(team_, zblas::Trans::conj_trans, jj + 1, 1.0, v_.col(0), n_, av_.col(j_), 0.0, c.data());
@@ -235,7 +222,7 @@ void Jdqr::harmonic_column(int c) {
 }
 
 Extracted Jdqr::extract() {
-  Timed timed(res_.time.dense);
+  Timed timed(res_.time, "dense");
   const DenseMatrix m = m_.compact(j_);
   if (!harmonic()) {
     SortedSchur s = sorted_schur(m, j_, key_, o_.hermitian);
@@ -251,7 +238,7 @@ Extracted Jdqr::extract() {
 
 // u = V s, A u = (A V) s, r = (I - QQ^H)(A u - theta u); its norm.
 double Jdqr::residual(const Extracted& e) {
-  Timed timed(res_.time.orth);
+  Timed timed(res_.time, "orth");
   const auto jj = static_cast<std::size_t>(j_);
   zblas::zgemv(team_, zblas::Trans::none, jj, 1.0, v_.col(0), n_, e.z.data(), 0.0, w(kU));
   zblas::zgemv(team_, zblas::Trans::none, jj, 1.0, av_.col(0), n_, e.z.data(), 0.0, w(kAu));
@@ -266,7 +253,7 @@ double Jdqr::residual(const Extracted& e) {
 // in V's other directions, made orthogonal to u in the small space (V is orthonormal, so that is orthogonality).
 void Jdqr::lock(const Extracted& e) {
   {
-    Timed timed(res_.time.orth);
+    Timed timed(res_.time, "orth");
     std::vector<Complex> c(static_cast<std::size_t>(std::max(1, k_)));
     if (k_ > 0)
       zblas::zgemv(team_, zblas::Trans::conj_trans, static_cast<std::size_t>(k_), 1.0, q_.col(0), n_, w(kAu), 0.0,
@@ -282,7 +269,7 @@ void Jdqr::lock(const Extracted& e) {
   DenseMatrix rest(static_cast<std::size_t>(j_) * static_cast<std::size_t>(j_ - 1));
   std::copy(e.z.begin() + j_, e.z.end(), rest.begin());
   {
-    Timed timed(res_.time.dense);
+    Timed timed(res_.time, "dense");
     const DenseMatrix s1(e.z.begin(), e.z.begin() + j_);
     const DenseMatrix overlap = adjoint_times(s1, rest, j_, 1, j_ - 1);
     for (int c = 0; c < j_ - 1; ++c)
@@ -298,7 +285,7 @@ void Jdqr::lock(const Extracted& e) {
 void Jdqr::restart(const Extracted& e, int keep) {
   DenseMatrix z(e.z.begin(), e.z.begin() + static_cast<std::ptrdiff_t>(j_) * keep);
   if (!e.orthonormal) {
-    Timed timed(res_.time.dense);
+    Timed timed(res_.time, "dense");
     z = orthonormal_columns(std::move(z), j_, keep);
   }
   keep_directions(z, keep);
@@ -308,12 +295,12 @@ void Jdqr::restart(const Extracted& e, int keep) {
 // V <- V Z, A V <- (A V) Z, M <- Z^H M Z for Z (j x p) with orthonormal columns; X, G, H rebuilt.
 void Jdqr::keep_directions(const DenseMatrix& z, int p) {
   {
-    Timed timed(res_.time.orth);
+    Timed timed(res_.time, "orth");
     combine(team_, v_, j_, z, p);
     combine(team_, av_, j_, z, p);
   }
   {
-    Timed timed(res_.time.dense);
+    Timed timed(res_.time, "dense");
     m_.assign(adjoint_times(z, times(m_.compact(j_), z, j_, j_, p), j_, p, p), p);
   }
   j_ = p;
@@ -322,7 +309,7 @@ void Jdqr::keep_directions(const DenseMatrix& z, int p) {
 
 // X, G and H again from V and A V, after a restart or a lock (Q has grown: X's projection changes).
 void Jdqr::rebuild_harmonic() {
-  Timed timed(res_.time.orth);
+  Timed timed(res_.time, "orth");
   for (int c = 0; c < j_; ++c) harmonic_column(c);
 }
 
@@ -344,9 +331,8 @@ void Jdqr::correct(Complex theta, double rnorm, int pair_iterations) {
                  coeff.data());
     zblas::zgemv(team_, zblas::Trans::none, static_cast<std::size_t>(cols), -1.0, q_.col(0), n_, coeff.data(), 1.0, y);
   };
-  const double spmv_before = res_.time.spmv;
-  const auto start = Clock::now();
-  scale(team_, -1.0, w(kR));  // the right side, -r
+  Timed timed(res_.time, "correction");  // its products with A are a stage inside it
+  scale(team_, -1.0, w(kR));             // the right side, -r
   if (o_.correction_steps == 0) {
     copy(team_, w(kR), t);  // no solve: t = -r, the Davidson-like expansion
   } else {
@@ -370,12 +356,10 @@ void Jdqr::correct(Complex theta, double rnorm, int pair_iterations) {
             : gmres::gmres_few_steps(n_, apply, {}, dot, w(kR), t, o_.correction_steps, rel_tol);
     res_.correction_steps += end.steps;
   }
-  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  res_.time.correction += seconds - (res_.time.spmv - spmv_before);
 }
 
 Result Jdqr::run() {
-  const auto start = Clock::now();
+  res_.time = harness::StageLog("solve");  // the solve alone, not the set-up before it
   start_vector(w(kT));
   expand(w(kT));
   int pair_iterations = 0;
@@ -402,7 +386,7 @@ Result Jdqr::run() {
     ++res_.iterations;
   }
   finish();
-  res_.time.total = std::chrono::duration<double>(Clock::now() - start).count();
+  res_.time.finish();
   return std::move(res_);
 }
 
@@ -418,10 +402,10 @@ void Jdqr::finish() {
   if (k_ == 0) return;
   DenseMatrix y;
   {
-    Timed timed(res_.time.dense);
+    Timed timed(res_.time, "dense");
     y = triangular_eigenvectors(res_.schur_form, k_);
   }
-  Timed timed(res_.time.orth);
+  Timed timed(res_.time, "orth");
   combine(team_, q_, k_, y, k_);  // Q is not needed after this: it becomes Q Y in place
   res_.vectors.assign(q_.col(0), q_.col(0) + n_ * k);
 }

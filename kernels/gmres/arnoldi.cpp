@@ -32,23 +32,24 @@ void ritz_extremes(std::vector<double>& h, int n, int ld, CycleEnd& end) {
 }
 
 // cycle.hpp's Space on this rank: RankSpace's reductions, the operator and M⁻¹ of the solve, each part of the time
-// in its field of `split`; with `timing`, each step's seconds and those of its M⁻¹ and A.
+// in its stage of `log`; with `timing`, each step's seconds and those of its M⁻¹ and A.
 class RankCycle : public RankSpace {
  public:
-  RankCycle(Operator& op, const Vector& b, Basis& v, Vector& r, Vector& z, Preconditioner* precond, TimeSplit& split,
-            double deadline = std::numeric_limits<double>::infinity(), CycleEnd* timing = nullptr)
+  RankCycle(Operator& op, const Vector& b, Basis& v, Vector& r, Vector& z, Preconditioner* precond,
+            harness::StageLog& log, double deadline = std::numeric_limits<double>::infinity(),
+            CycleEnd* timing = nullptr)
       : RankSpace(v, op.matrix().team(), op.matrix().comm()),
         op_(op),
         b_(b),
         r_(r),
         z_(z),
         precond_(precond),
-        split_(split),
+        log_(log),
         deadline_(deadline),
         timing_(timing) {}
 
   const Vector& residual(const Vector& x) {
-    op_.apply(x.data(), r_.data(), split_);
+    op_.apply(x.data(), r_.data(), log_);
     team().run([&](int, IndexRange<Index> r) {
       for (Index i = r.begin; i < r.end; ++i) r_[i] = b_[i] - r_[i];
     });
@@ -66,10 +67,10 @@ class RankCycle : public RankSpace {
     const double apply_start = timing_ ? MPI_Wtime() : 0;
     if (timing_ && j == 0) step_start_ = apply_start;
     {
-      Timed t(split_.precond);
+      harness::StageLog::Timed t(log_, "precond");
       precond_->apply(basis(j), z_);
     }
-    op_.apply(z_.data(), w.data(), split_);
+    op_.apply(z_.data(), w.data(), log_);
     if (timing_) timing_->apply_seconds.push_back(MPI_Wtime() - apply_start);
   }
 
@@ -82,7 +83,7 @@ class RankCycle : public RankSpace {
       }
     });
     {
-      Timed t(split_.precond);
+      harness::StageLog::Timed t(log_, "precond");
       precond_->apply(r_, z_);
     }
     team().run([&](int, IndexRange<Index> r) {
@@ -92,7 +93,7 @@ class RankCycle : public RankSpace {
 
   template <class F>
   void orthogonalising(F&& f) {
-    Timed t(split_.orth);
+    harness::StageLog::Timed t(log_, "orth");
     f();
   }
 
@@ -113,7 +114,7 @@ class RankCycle : public RankSpace {
   const Vector& b_;
   Vector &r_, &z_;
   Preconditioner* precond_;
-  TimeSplit& split_;
+  harness::StageLog& log_;
   double deadline_;
   CycleEnd* timing_;
   double step_start_ = 0;
@@ -130,18 +131,18 @@ Cycle::Cycle(Operator& op, const Vector& b)
       r_(team_, team_.rows()),
       z_(team_, team_.rows()) {}
 
-double Cycle::residual_norm(const Vector& x, TimeSplit& split) {
-  RankCycle space(op_, b_, v_, r_, z_, nullptr, split);
+double Cycle::residual_norm(const Vector& x, harness::StageLog& log) {
+  RankCycle space(op_, b_, v_, r_, z_, nullptr, log);
   const Vector& r = space.residual(x);
   return std::sqrt(space.dot(r, r));
 }
 
-CycleEnd Cycle::run(Vector& x, Preconditioner& precond, const CycleLimits& limits, TimeSplit& split,
+CycleEnd Cycle::run(Vector& x, Preconditioner& precond, const CycleLimits& limits, harness::StageLog& log,
                     std::optional<double> trial_deadline) {
   CycleEnd end;
   const bool trial = trial_deadline.has_value();
-  RankCycle space(op_, b_, v_, r_, z_, &precond, split,
-                  trial_deadline.value_or(std::numeric_limits<double>::infinity()), trial ? &end : nullptr);
+  RankCycle space(op_, b_, v_, r_, z_, &precond, log, trial_deadline.value_or(std::numeric_limits<double>::infinity()),
+                  trial ? &end : nullptr);
   std::vector<double> raw;  // H before the rotations, for its eigenvalues
   static_cast<CycleStats&>(end) = run_cycle(space, x, limits, trial ? &raw : nullptr);
   if (trial && end.steps > 0) ritz_extremes(raw, end.steps, limits.m + 1, end);

@@ -27,14 +27,14 @@ class Cycle {
  public:
   Cycle(Operator& op, const Vector& b);
   // One cycle from x (updated) within `limits` (cycle.hpp: its steps, orthogonalisation, target, whether it measures
-  // the loss of orthogonality). Time goes to `split`'s parts. A tuner's trial gives its `trial_deadline`: the cycle
+  // the loss of orthogonality). Its time goes to `log`'s stages. A tuner's trial gives its `trial_deadline`: the cycle
   // then ends early once MPI_Wtime() passes it, and also reports each step's time and the extreme Ritz values.
   // Collective.
-  CycleEnd run(Vector& x, Preconditioner& precond, const CycleLimits& limits, TimeSplit& split,
+  CycleEnd run(Vector& x, Preconditioner& precond, const CycleLimits& limits, harness::StageLog& log,
                std::optional<double> trial_deadline = std::nullopt);
 
   // r = b − A x and its norm: the residual as the solver reports it. Collective.
-  double residual_norm(const Vector& x, TimeSplit& split);
+  double residual_norm(const Vector& x, harness::StageLog& log);
   Basis& basis() { return v_; }
 
  private:

@@ -38,33 +38,40 @@ int parse_restart(const std::string& word) {
   return m;
 }
 
-// Each part averaged over the ranks; the total is the slowest rank's, the time to solution.
-TimeSplit across_ranks(TimeSplit t, MPI_Comm comm) {
+// Each stage averaged over the ranks; the whole solve is the slowest rank's, the time to solution. The ranks take the
+// same steps (every choice is collective), so their logs hold the same stages in the same order; were they ever to
+// differ, each rank keeps its own stages rather than add unlike ones.
+void across_ranks(harness::StageLog& log, MPI_Comm comm) {
   const double ranks = mpi::place_in(comm).size;
-  double parts[5] = {t.spmv, t.comm, t.orth, t.precond, t.tuning};
-  mpi::sum_in_place(parts, comm);
-  return {parts[0] / ranks, parts[1] / ranks, parts[2] / ranks,
-          parts[3] / ranks, parts[4] / ranks, mpi::max(t.total, comm)};
+  std::vector<double> seconds = log.all_seconds();
+  const double whole = mpi::max(seconds.front(), comm);
+  const double stages = static_cast<double>(seconds.size());
+  if (mpi::max(stages, comm) == -mpi::max(-stages, comm)) {
+    mpi::sum_in_place(seconds, comm);
+    for (double& s : seconds) s /= ranks;
+  }
+  seconds.front() = whole;
+  log.set_all_seconds(seconds);
 }
 
 // The product's exchange and kernel: as given, or measured (that time counts as tuning).
-void settle_product(Operator& op, const Options& opts, Result& res, TimeSplit& split) {
+void settle_product(Operator& op, const Options& opts, Result& res) {
   if (opts.comm && opts.kernel) {  // nothing to tune: no tuning time
     op.comm = *opts.comm;
     op.kernel = *opts.kernel;
     return;
   }
-  Timed t(split.tuning);
+  const harness::StageLog::Timed t(res.time, "tuning");
   detail::tune_product(op, opts, res.decisions);
 }
 
 // What the solve ended with: its residual, the product it used and where its time went, over the ranks.
-void record_outcome(Result& res, const Operator& op, TimeSplit& split, double started, MPI_Comm comm) {
+void record_outcome(Result& res, const Operator& op, MPI_Comm comm) {
   res.relative_residual = res.history.back();
   res.kernel = op.kernel;
   res.comm = op.comm;
-  split.total = MPI_Wtime() - started;
-  res.time = across_ranks(split, comm);
+  res.time.finish();
+  across_ranks(res.time, comm);
 }
 
 }  // namespace
@@ -79,11 +86,9 @@ void set_knobs(Options& o, const KnobWords& w) {
 
 Result solve(const DistributedMatrix& a, const Vector& b, Vector& x, const Options& opts) {
   check(opts);
-  const double started = MPI_Wtime();
   const MPI_Comm comm = a.comm();
   const Team& team = a.team();
-  Result res;
-  TimeSplit split;
+  Result res;  // its log's clock starts here
   Operator op(a);
   detail::Cycle cycle(op, b);
   const double b_norm = std::sqrt(dot(b, b, team, comm));
@@ -91,12 +96,12 @@ Result solve(const DistributedMatrix& a, const Vector& b, Vector& x, const Optio
   const int limit = static_cast<int>(std::min<Index>(kMaxAutoRestart, a.global_rows()));
   int m = std::min<Index>(opts.restart.value_or(kDefaultRestart), a.global_rows());
 
-  settle_product(op, opts, res, split);
+  settle_product(op, opts, res);
   detail::TrialWinner trials;  // not tuned when the preconditioner is fixed
   std::unique_ptr<Preconditioner> precond;
   long trial_start = 0;  // the steps before the winner's trial began
   const auto try_preconditioners = [&](bool may_stop) {
-    Timed t(split.tuning);
+    const harness::StageLog::Timed t(res.time, "tuning");
     trial_start = res.iterations;
     Options budget = opts;  // the trials' steps count against the iteration limit too
     budget.max_iterations -= res.iterations + res.trial_iterations;
@@ -108,7 +113,7 @@ Result solve(const DistributedMatrix& a, const Vector& b, Vector& x, const Optio
     res.trial_iterations += trials.lost_steps;
   };
   if (opts.precond) {
-    Timed t(split.precond);
+    const harness::StageLog::Timed t(res.time, "precond");
     precond = make_preconditioner(*opts.precond, op, opts.precond_options);
     res.precond = *opts.precond;
     res.ilu_blocks = opts.precond_options.ilu_blocks;
@@ -124,8 +129,9 @@ Result solve(const DistributedMatrix& a, const Vector& b, Vector& x, const Optio
 
   for (int cycle_no = 1;; ++cycle_no) {
     const long left = opts.max_iterations - res.iterations - res.trial_iterations;
-    const detail::CycleEnd end = cycle.run(
-        x, *precond, {.m = m, .orth = res.orth, .target = target, .steps_left = left, .measure_loss = watching}, split);
+    const detail::CycleEnd end =
+        cycle.run(x, *precond,
+                  {.m = m, .orth = res.orth, .target = target, .steps_left = left, .measure_loss = watching}, res.time);
     res.history.push_back(b_norm > 0 ? end.start_residual / b_norm : 0);
     if (end.steps == 0) {
       res.converged = end.start_residual <= target;
@@ -134,7 +140,7 @@ Result solve(const DistributedMatrix& a, const Vector& b, Vector& x, const Optio
     res.iterations += end.steps;
     if (cycle_no > 1) ++res.restarts;
     if (watching && end.loss > detail::kLossLimit) {
-      Timed t(split.tuning);
+      const harness::StageLog::Timed t(res.time, "tuning");
       res.orth = detail::replace_cgs(cycle.basis(), end.steps, end.loss, team, comm, res.decisions);
       watching = false;
     }
@@ -149,7 +155,7 @@ Result solve(const DistributedMatrix& a, const Vector& b, Vector& x, const Optio
   }
   res.restart = m;
   res.precond_detail = precond->describe();
-  record_outcome(res, op, split, started, comm);
+  record_outcome(res, op, comm);
   return res;
 }
 

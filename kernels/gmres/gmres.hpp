@@ -64,7 +64,11 @@ struct Result {
   Kernel kernel = Kernel::csr;
   Comm comm = Comm::p2p;
   std::vector<Decision> decisions;
-  TimeSplit time;
+  // Where the solve's time went (Katagiri and Kuroda's Fig. 12 stacks its parts): "spmv" (the products, with MPI's
+  // part of their exchanges as "spmv/comm"), "orth" (orthogonalisation, its reductions included), "precond" (set-up
+  // and application, a polynomial's products included) and "tuning" (every measurement and trial of the tuner).
+  // Each stage is its seconds averaged over the ranks; the whole solve is the slowest rank's, the time to solution.
+  harness::StageLog time{"solve"};
 };
 
 // Remembering a tuned solve (tuning_file.hpp). tuning_key is collective: the global shape, a hash of every rank's

@@ -205,7 +205,7 @@ class Neumann final : public Preconditioner {
     team_.run([&](int, IndexRange<Index> r) {
       for (Index i = r.begin; i < r.end; ++i) z[i] = inv_[i] * v[i];
     });
-    TimeSplit inside;  // the caller counts all of it as preconditioner time
+    harness::StageLog inside;  // the caller counts all of it as preconditioner time
     for (int j = 0; j < degree_; ++j) {
       op_.apply(z.data(), product_.data(), inside);
       team_.run([&](int, IndexRange<Index> r) {

@@ -66,16 +66,13 @@ void add_listed_rows(Kernel k, const LocalRows& part, std::span<const Index> row
 
 // The diagonal block needs only this rank's x, so it runs between start() and finish() (during the messages, for
 // the overlapping ways); the outside part then adds the ghosts' contributions to the few rows that have any.
-void Operator::apply(const double* x, double* y, TimeSplit& split) {
+void Operator::apply(const double* x, double* y, harness::StageLog& log) {
+  const harness::StageLog::Timed timed(log, "spmv");
   const Team& team = a_.team();
-  split.comm += exchange_.start(comm, x, ghosts_.data());
-  {
-    Timed t(split.spmv);
-    team.run([&](int, IndexRange<Index> r) { multiply_rows(kernel, a_.diagonal(), r, x, y); });
-  }
-  split.comm += exchange_.finish();
+  const double sending = exchange_.start(comm, x, ghosts_.data());
+  team.run([&](int, IndexRange<Index> r) { multiply_rows(kernel, a_.diagonal(), r, x, y); });
+  log.add("comm", sending + exchange_.finish());
   if (!a_.outside_rows().empty()) {
-    Timed t(split.spmv);
     team.run([&](int, IndexRange<Index> r) {
       add_listed_rows(kernel, a_.outside(), a_.outside_rows(r), ghosts_.data(), y);
     });

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "gmres/exchange.hpp"
-#include "gmres/time_split.hpp"
+#include "harness/stage_log.hpp"
 
 namespace ulibc::gmres {
 
@@ -34,8 +34,8 @@ class Operator {
   Kernel kernel = Kernel::csr;
   Comm comm = Comm::p2p;
 
-  // Collective. Time goes to split.spmv (the arithmetic) and split.comm (MPI's part of the exchange).
-  void apply(const double* x, double* y, TimeSplit& split);
+  // Collective. Its time is a run of the stage "spmv" of `log`, with MPI's part of the exchange as "comm" inside.
+  void apply(const double* x, double* y, harness::StageLog& log);
 
  private:
   const DistributedMatrix& a_;

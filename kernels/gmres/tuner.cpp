@@ -20,7 +20,7 @@ std::string us(double seconds) { return fmt::format("{:.1f} us", seconds * 1e6);
 // The median of kProductReps products after one first run, the slowest rank's; nullopt when that first run already
 // took kDropFactor times `best` (its time in `first`).
 std::optional<double> time_product(Operator& op, Vector& x, Vector& y, double best, double& first) {
-  TimeSplit scratch;
+  harness::StageLog scratch;
   double start = MPI_Wtime();
   op.apply(x.data(), y.data(), scratch);
   first = mpi::max(MPI_Wtime() - start, op.matrix().comm());
@@ -279,7 +279,7 @@ std::optional<Trial> run_trial(Operator& op, Cycle& cycle, const Vector& start, 
   t.predicted.setup = mpi::max(MPI_Wtime() - t0, a.comm());
   t.x = Vector(a.team(), a.rows());
   std::copy(start.data(), start.data() + a.rows(), t.x.data());
-  TimeSplit scratch;
+  harness::StageLog scratch;
   t.end = cycle.run(t.x, *t.m, {.m = trial_steps, .orth = Orth::cgs, .target = target, .steps_left = so_far.steps_left},
                     scratch, trial_deadline(t0, so_far.fastest, so_far.best_predicted));
   t.elapsed = mpi::max(MPI_Wtime() - t0, a.comm());

@@ -10,7 +10,6 @@
 
 #include "blas/blas_threads.hpp"
 #include "harness/memory_check.hpp"
-#include "harness/timer.hpp"
 #include "sdp/cone.hpp"
 #include "sdp/dense.hpp"
 #include "sdp/schur_system.hpp"
@@ -20,7 +19,7 @@ namespace ulibc::sdp {
 
 namespace {
 
-using Timed = harness::AddTime;
+using Timed = harness::StageLog::Timed;
 
 // Refuses, before allocating, a problem whose B and dense blocks cannot fit: B twice (its raw rows and the matrix
 // LAPACK factors), and some twenty block matrices (iterates, factors, directions, products).
@@ -55,7 +54,7 @@ class Solver {
 
   Result run(const std::function<void(const Iteration&)>& on_iteration) {
     Result r;
-    const harness::Timer whole;
+    time_ = harness::StageLog("solve");
     for (int k = 0;; ++k) {
       residuals();
       r.iterations = k;
@@ -70,7 +69,7 @@ class Solver {
         break;
       }
     }
-    times_.total = whole.seconds();
+    time_.finish();
     // Stopped short of an answer: the best point met, which rounding may have left behind.
     const bool short_of_answer =
         r.phase == Phase::noINFO || r.phase == Phase::pFEAS || r.phase == Phase::dFEAS || r.phase == Phase::pdFEAS;
@@ -87,7 +86,7 @@ class Solver {
     r.x = answer.x;
     r.X = answer.X;
     r.Y = answer.Y;
-    r.times = times_;
+    r.time = time_;
     r.elements_plan = elements_.describe();
     return r;
   }
@@ -195,21 +194,21 @@ class Solver {
   Iteration iterate(int k) {
     Iteration it{.number = k, .mu = mu_, .theta_p = theta_p_, .theta_d = theta_d_, .obj_p = obj_p_, .obj_d = obj_d_};
     {
-      Timed t(times_.factor);
+      Timed t(time_, "factor");
       invert(Lx_, Xinv_, threads_);
     }
     {
-      Timed t(times_.elements);
+      Timed t(time_, "elements");
       elements_.compute(Xinv_, Y_, schur_.matrix());
     }
     {
-      Timed t(times_.cholesky);
+      Timed t(time_, "cholesky");
       if (!schur_.factor(threads_, primal_feasible() && dual_feasible()))
         return fail(it, "the Schur complement matrix is not positive definite (CHOLESKY failed)");
     }
     const bool feasible = primal_feasible() && dual_feasible();
     if (primal_residual_matters()) {
-      Timed t(times_.products);
+      Timed t(time_, "products");
       sym_product(Xinv_, P_, Y_, H_, work_, threads_);
     }  // X⁻¹ P Y: what the primal residual asks of dY
     // Predictor: towards μ = 0 when feasible, β̄μ when not.
@@ -247,7 +246,7 @@ class Solver {
   }
 
   void solve_schur(std::vector<double>& v) {
-    Timed t(times_.cholesky);
+    Timed t(time_, "cholesky");
     schur_.solve(v);
   }
 
@@ -264,7 +263,7 @@ class Solver {
     T_.axpy(-1, Y_);
     if (second_order) {
       {
-        Timed t(times_.products);
+        Timed t(time_, "products");
         sym_product(Xinv_, dXp_, dYp_, M_, work_, threads_);
       }
       T_.axpy(-1, M_);
@@ -284,7 +283,7 @@ class Solver {
     for (int k = 1; k <= m_; ++k) dX_.add(dx_[k - 1], p_.f[k]);
     dX_.axpy(-1, P_);
     {
-      Timed t(times_.products);
+      Timed t(time_, "products");
       sym_product(Xinv_, dX_, Y_, M_, work_, threads_);
     }
     dY_ = T_;
@@ -313,7 +312,7 @@ class Solver {
     for (int k = 1; k <= m_; ++k) work2_.add(correction_[k - 1], p_.f[k]);
     dX_.axpy(1, work2_);
     {
-      Timed t(times_.products);
+      Timed t(time_, "products");
       sym_product(Xinv_, work2_, Y_, M_, work_, threads_);
     }
     dY_.axpy(-1, M_);
@@ -332,7 +331,7 @@ class Solver {
   // The primal and dual step lengths: γ* of the way to the cone's boundary, at most 1.
   std::pair<double, double> steps(StepMethod method) {
     const double cap = 1 / par_.gamma_star;  // γ*·α_max ≥ 1 needs α_max no further
-    Timed t(times_.step);
+    Timed t(time_, "step");
     const auto [to_x, to_y] = max_steps(Lx_, dX_, Ly_, dY_, cap, threads_, method);
     return {std::min(1.0, par_.gamma_star * to_x), std::min(1.0, par_.gamma_star * to_y)};
   }
@@ -341,7 +340,7 @@ class Solver {
   // iteration needs); where that fails, the exact step, shortened further while rounding still defeats it.
   std::pair<double, double> take_steps(std::pair<double, double> estimated) {
     auto [alpha_p, alpha_d] = estimated;
-    Timed t(times_.factor);
+    Timed t(time_, "factor");
     next_ = X_;
     next_.axpy(alpha_p, dX_);
     next_y_ = Y_;
@@ -399,7 +398,7 @@ class Solver {
   BlockMatrix X_, Y_, Lx_, Ly_, Xinv_, P_, H_, T_, M_, dX_, dY_, dXp_, dYp_, work_, work2_, next_, next_factor_,
       next_y_, next_y_factor_;
   double mu_ = 0, p_feas_ = 0, d_feas_ = 0, obj_p_ = 0, obj_d_ = 0, theta_p_ = 1, theta_d_ = 1;
-  Times times_;
+  harness::StageLog time_;
   std::string failed_;
 };
 

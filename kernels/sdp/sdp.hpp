@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/stage_log.hpp"
 #include "sdp/block_matrix.hpp"
 #include "sdp/elements.hpp"
 #include "sdp/problem.hpp"
@@ -71,18 +72,6 @@ struct Iteration {
   double mu = 0, theta_p = 0, theta_d = 0, obj_p = 0, obj_d = 0, alpha_p = 0, alpha_d = 0, beta = 0;
 };
 
-// Seconds spent: SDPA's split (ELEMENTS, CHOLESKY, the rest), the rest split further.
-struct Times {
-  double elements = 0;  // the Schur complement B
-  double cholesky = 0;  // factoring B and solving with it (refinement included)
-  double factor = 0;    // Cholesky factors of X and Y, X⁻¹
-  double products = 0;  // the dense products of the directions (X⁻¹ dX Y, X⁻¹ dXp dYp, X⁻¹ P Y)
-  double step = 0;      // step lengths (L⁻¹ dX L⁻ᵀ and its smallest eigenvalue)
-  double total = 0;     // the whole solve
-  double other() const { return total - elements - cholesky; }
-  double rest() const { return other() - factor - products - step; }  // residuals, right-hand sides, updates
-};
-
 struct Result {
   Phase phase = Phase::noINFO;
   std::string reason;  // why the solver stopped, in words
@@ -91,7 +80,11 @@ struct Result {
   std::vector<double> x;
   BlockMatrix X, Y;
   std::vector<Iteration> history;
-  Times times;
+  // Where the solve's time went: SDPA's ELEMENTS ("elements", the Schur complement B) and CHOLESKY ("cholesky",
+  // factoring B and solving with it, refinement included), and of the rest: "factor" (Cholesky factors of X and Y,
+  // X⁻¹), "products" (the directions' dense products X⁻¹ dX Y, X⁻¹ dXp dYp, X⁻¹ P Y) and "step" (step lengths:
+  // L⁻¹ dX L⁻ᵀ and its smallest eigenvalue); what no stage holds is residuals, right-hand sides and updates.
+  harness::StageLog time{"solve"};
   std::string elements_plan;  // Elements::describe()
 };
 

@@ -78,9 +78,9 @@ class SdpBench final : public harness::BenchKernel {
     result.valid = true;
     for (int r = 0; r < reps_; ++r) {
       const Result s = solve(problem_, options, ctx.topo, ctx.map);
-      elements.push_back(s.times.elements);
-      cholesky.push_back(s.times.cholesky);
-      total.push_back(s.times.total);
+      elements.push_back(s.time.seconds("elements"));
+      cholesky.push_back(s.time.seconds("cholesky"));
+      total.push_back(s.time.seconds());
       const std::string wrong = verify(problem_, s, options.parameters);
       const bool ok = wrong.empty() && s.phase != Phase::noINFO;
       result.valid = result.valid && ok;

@@ -20,20 +20,6 @@ class Timer {
   double start_;
 };
 
-// Adds the seconds from its construction to its destruction to one total: a phase's share of a solve, timed
-// where the phase runs however it is left.
-class AddTime {
- public:
-  explicit AddTime(double& total) : total_(total), start_(now_seconds()) {}
-  ~AddTime() { total_ += now_seconds() - start_; }
-  AddTime(const AddTime&) = delete;
-  AddTime& operator=(const AddTime&) = delete;
-
- private:
-  double& total_;
-  double start_;
-};
-
 // Processor cycles per microsecond, measured once per process against the
 // monotonic clock from the time-stamp counter (the nominal clock on current
 // x86). 0 where there is no such counter: cycles are then not reported.

@@ -13,6 +13,13 @@ namespace {
 
 void write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
 
+// A top-level stage of a solve's log of where the time went: its JSON, null when it never ran.
+nlohmann::json stage_of(const nlohmann::json& log, const std::string& name) {
+  for (const auto& s : log.value("stages", nlohmann::json::array()))
+    if (s["name"] == name) return s;
+  return nullptr;
+}
+
 TEST(GmresCli, OneRankWithoutMpirunGivesTheRecord) {
   const auto j = run_cli_json({"gmres", "--generate", "convdiff2d:12", "--tol", "1e-9", "--json"}, kMpiAlone);
   EXPECT_EQ(j["converged"], true);
@@ -21,8 +28,17 @@ TEST(GmresCli, OneRankWithoutMpirunGivesTheRecord) {
   EXPECT_EQ(j["ranks"], 1);
   EXPECT_EQ(j["matrix"]["rows"], 144);
   for (const char* knob : {"restart", "orth", "precond", "spmv", "comm"}) EXPECT_TRUE(j["choices"].contains(knob));
-  for (const char* part : {"total", "spmv", "comm", "orth", "precond", "tuning", "other"})
-    EXPECT_GE(j["time"][part].get<double>(), part == std::string("other") ? -1e-3 : 0.0) << part;
+  const auto& log = j["time"];
+  EXPECT_EQ(log["name"], "solve");
+  EXPECT_GT(log["seconds"].get<double>(), 0);
+  // A problem this small converges within the tuner's trials, whose stages are all tuning's.
+  for (const char* part : {"spmv", "tuning"}) {
+    const auto stage = stage_of(log, part);
+    ASSERT_FALSE(stage.is_null()) << part << " in " << log;
+    EXPECT_GT(stage["count"].get<long>(), 0) << part;
+    EXPECT_LE(stage["seconds"].get<double>(), log["seconds"].get<double>()) << part;
+  }
+  EXPECT_EQ(stage_of(log, "spmv")["stages"][0]["name"], "comm") << log;  // MPI's part of the products
   ASSERT_EQ(j["rank_table"].size(), 1u);
   EXPECT_FALSE(j["decisions"].empty());
 }
@@ -108,12 +124,12 @@ TEST(GmresCli, TuningFileRemembersTheChoices) {
   const std::vector<std::string> first = {"gmres", "--generate", "convdiff2d:30", "--tuning-file", file, "--json"};
   const auto tuned = run_cli_json(first, kMpiAlone);
   EXPECT_EQ(tuned["converged"], true);
-  EXPECT_GT(tuned["time"]["tuning"].get<double>(), 0);
+  EXPECT_GT(stage_of(tuned["time"], "tuning")["seconds"].get<double>(), 0);
   const auto again = run_cli_json(first, kMpiAlone);
   EXPECT_EQ(again["converged"], true);
   EXPECT_EQ(again["choices"], tuned["choices"]);
   EXPECT_EQ(again["trial_iterations"], 0);
-  EXPECT_EQ(again["time"]["tuning"].get<double>(), 0);
+  EXPECT_TRUE(stage_of(again["time"], "tuning").is_null()) << again["time"];
   for (const auto& d : again["decisions"])
     EXPECT_NE(d["reason"].get<std::string>().find(file), std::string::npos) << d.dump();
   EXPECT_EQ(again["decisions"].size(), 5u);
@@ -162,7 +178,7 @@ TEST_F(GmresMpirun, TwoRanksRememberTheTuning) {
   const auto tuned = nlohmann::json::parse(first.out), remembered = nlohmann::json::parse(again.out);
   EXPECT_EQ(remembered["choices"], tuned["choices"]);
   EXPECT_EQ(remembered["trial_iterations"], 0);
-  EXPECT_EQ(remembered["time"]["tuning"].get<double>(), 0);
+  EXPECT_TRUE(stage_of(remembered["time"], "tuning").is_null()) << remembered["time"];
 }
 
 // Bad input is reported once, by rank 0, and every rank exits.

@@ -89,13 +89,8 @@ nlohmann::ordered_json record(const eigen::Problem& p, const Mapping& map, const
           {"matvecs", r.matvecs},
           {"correction_steps", r.correction_steps},
           {"restarts", r.restarts},
-          {"seconds", r.time.total},
-          {"time",
-           {{"spmv", r.time.spmv},
-            {"orth", r.time.orth},
-            {"correction", r.time.correction},
-            {"dense", r.time.dense},
-            {"total", r.time.total}}}};
+          {"seconds", r.time.seconds()},
+          {"time", r.time.json()}};
 }
 
 void print_text(const eigen::Problem& p, const eigen::Result& r, const eigen::Check& c) {
@@ -104,8 +99,10 @@ void print_text(const eigen::Problem& p, const eigen::Result& r, const eigen::Ch
     fmt::print("{:>4}  {:>24.16e}  {:>24.16e}  {:>10.2e}\n", i, r.values[i].real(), r.values[i].imag(), c.residuals[i]);
   fmt::print("converged {}; {} iterations, {} products with A, {} correction steps, {} restarts\n", r.found,
              r.iterations, r.matvecs, r.correction_steps, r.restarts);
+  const harness::StageLog& t = r.time;
   fmt::print("time {:.3f} s: SpMV {:.3f}, orthogonalisation {:.3f}, correction equation {:.3f}, dense {:.3f}\n",
-             r.time.total, r.time.spmv, r.time.orth, r.time.correction, r.time.dense);
+             t.seconds(), t.total("spmv"), t.seconds("orth"), t.unaccounted("correction"), t.seconds("dense"));
+  fmt::print("{}", t.table());
   fmt::print("Schur form {} (|Q^H Q - I| = {:.1e}){}\n", c.ok ? "verified" : "NOT verified", c.orthogonality,
              c.ok ? "" : ": " + c.failure);
   if (p.exact) fmt::print("the matrix's spectrum is known exactly: see --json for the check\n");

@@ -69,7 +69,7 @@ gmres::Vector right_hand_side(const GmresOptions& o, const gmres::DistributedMat
     gmres::Vector ones(a.team(), a.rows());
     for (gmres::Index i = 0; i < a.rows(); ++i) ones[i] = 1;
     gmres::Operator op(a);
-    gmres::TimeSplit unused;
+    harness::StageLog unused;
     op.apply(ones.data(), b.data(), unused);
     return b;
   }
@@ -137,7 +137,6 @@ nlohmann::ordered_json record(const std::string& name, const gmres::DistributedM
   nlohmann::ordered_json decisions = nlohmann::ordered_json::array();
   for (const gmres::Decision& d : r.decisions)
     decisions.push_back({{"knob", d.knob}, {"choice", d.choice}, {"reason", d.reason}});
-  const gmres::TimeSplit& t = r.time;
   return {{"solver", "gmres"},
           {"matrix", {{"name", name}, {"rows", a.global_rows()}, {"nonzeros", a.global_nonzeros()}}},
           {"tol", s.tol},
@@ -157,19 +156,12 @@ nlohmann::ordered_json record(const std::string& name, const gmres::DistributedM
             {"comm", gmres::comm_name(r.comm)}}},
           {"precond_detail", r.precond_detail},
           {"decisions", decisions},
-          {"time",
-           {{"total", t.total},
-            {"spmv", t.spmv},
-            {"comm", t.comm},
-            {"orth", t.orth},
-            {"precond", t.precond},
-            {"tuning", t.tuning},
-            {"other", t.other()}}},
+          {"time", r.time.json()},
           {"history", r.history},
           {"rank_table", ranks}};
 }
 
-void print_summary(const nlohmann::ordered_json& j) {
+void print_summary(const nlohmann::ordered_json& j, const harness::StageLog& time) {
   fmt::print("{}: {} rows, {} stored entries; {} rank(s)\n", j["matrix"]["name"].get<std::string>(),
              j["matrix"]["rows"].get<long>(), j["matrix"]["nonzeros"].get<long>(), j["ranks"].get<int>());
   for (const auto& row : j["rank_table"])
@@ -188,10 +180,7 @@ void print_summary(const nlohmann::ordered_json& j) {
       "(tol {:.1e})\n",
       j["converged"].get<bool>() ? "converged" : "NOT converged", j["iterations"].get<long>(), j["restarts"].get<int>(),
       j["trial_iterations"].get<long>(), j["true_relative_residual"].get<double>(), j["tol"].get<double>());
-  const auto& t = j["time"];
-  fmt::print("time {:.4f} s: spmv {:.4f}, comm {:.4f}, orth {:.4f}, precond {:.4f}, tuning {:.4f}, other {:.4f}\n",
-             t["total"].get<double>(), t["spmv"].get<double>(), t["comm"].get<double>(), t["orth"].get<double>(),
-             t["precond"].get<double>(), t["tuning"].get<double>(), t["other"].get<double>());
+  fmt::print("\n{}", time.table());
 }
 
 void run_gmres(const GmresOptions& o) {
@@ -243,7 +232,7 @@ void run_gmres(const GmresOptions& o) {
     if (o.json_opt->count() && (o.json.empty() || o.json == "-")) {
       print_json(j);
     } else {
-      print_summary(j);
+      print_summary(j, r.time);
       if (o.json_opt->count()) io::write_file(o.json, [&](std::ostream& out) { out << j.dump(2) << '\n'; });
     }
     if (!o.plot.empty()) draw_plot(j, o.plot, {});

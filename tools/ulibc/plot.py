@@ -133,14 +133,26 @@ def plural(count, noun):
 TIME_PARTS = ["spmv", "comm", "orth", "precond", "tuning", "other"]
 
 
+def time_parts(log):
+    """A solve's seconds by part, from its log of where the time went (stage_log.hpp's JSON): each top-level stage,
+    the products' MPI exchanges (spmv/comm) apart from their arithmetic, and what no stage holds as "other"."""
+    stages = {s["name"]: s for s in log.get("stages", [])}
+    parts = {name: stages[name]["seconds"] if name in stages else 0.0 for name in TIME_PARTS}
+    parts["comm"] = sum(s["seconds"] for s in stages.get("spmv", {}).get("stages", []) if s["name"] == "comm")
+    parts["spmv"] -= parts["comm"]
+    parts["other"] = log["seconds"] - sum(s["seconds"] for s in stages.values())
+    return parts
+
+
 def draw_time_split(solves, path):
     """One stacked bar per solve: its seconds in each part, labelled by rank count and choices."""
     fig, ax = plt.subplots(figsize=(max(4.0, 1.2 * len(solves) + 2), 4.2))
     labels = [f"{s['ranks']} rank{'s' if s['ranks'] != 1 else ''}\n{s['choices']['precond']}, "
               f"{s['choices']['orth']}, m={s['choices']['restart']}" for s in solves]
     bottom = [0.0] * len(solves)
+    parts = [time_parts(s["time"]) for s in solves]
     for part in TIME_PARTS:
-        heights = [s["time"].get(part, 0.0) for s in solves]
+        heights = [p[part] for p in parts]
         ax.bar(labels, heights, bottom=bottom, label=part)
         bottom = [b + h for b, h in zip(bottom, heights)]
     ax.set_ylabel("seconds")

@@ -73,16 +73,7 @@ nlohmann::ordered_json record(const SdpOptions& o, const sdp::Problem& p, const 
           {"relative_gap", r.relative_gap},
           {"p_feas_error", r.p_feas_error},
           {"d_feas_error", r.d_feas_error},
-          {"times",
-           {{"elements", r.times.elements},
-            {"cholesky", r.times.cholesky},
-            {"other", r.times.other()},
-            {"total", r.times.total},
-            {"other_split",
-             {{"factor", r.times.factor},
-              {"products", r.times.products},
-              {"step", r.times.step},
-              {"rest", r.times.rest()}}}}},
+          {"time", r.time.json()},
           {"history", history}};
 }
 
@@ -98,11 +89,10 @@ void print_summary(const sdp::Result& r) {
   fmt::print("relative gap = {:.10e}\np.feas.error = {:.10e}\nd.feas.error = {:.10e}\n", r.relative_gap, r.p_feas_error,
              r.d_feas_error);
   fmt::print("stopped: {}\n", r.reason);
-  fmt::print("ELEMENTS {:.3f} s, CHOLESKY {:.3f} s, other {:.3f} s, total {:.3f} s\n", r.times.elements,
-             r.times.cholesky, r.times.other(), r.times.total);
-  fmt::print(
-      "  other: factors of X and Y {:.3f} s, direction products {:.3f} s, step lengths {:.3f} s, rest {:.3f} s\n",
-      r.times.factor, r.times.products, r.times.step, r.times.rest());
+  // SDPA's own line, then every stage.
+  const double elements = r.time.seconds("elements"), cholesky = r.time.seconds("cholesky"), total = r.time.seconds();
+  fmt::print("ELEMENTS {:.3f} s, CHOLESKY {:.3f} s, other {:.3f} s, total {:.3f} s\n\n{}", elements, cholesky,
+             total - elements - cholesky, total, r.time.table());
 }
 
 bool wants_json_on_stdout(const SdpOptions& o) { return o.json_opt->count() && (o.json.empty() || o.json == "-"); }
