@@ -168,4 +168,22 @@ std::span<const Index> DistributedMatrix::outside_rows(IndexRange<Index> rows) c
   return {first, last};
 }
 
+Vector DistributedMatrix::scatter_vector(const std::vector<double>& whole, int root) const {
+  Vector mine(team_, rows());
+  const std::vector<int> counts = blocks_.counts(), displs = blocks_.displacements();
+  mpi::check(MPI_Scatterv(whole.data(), counts.data(), displs.data(), MPI_DOUBLE, mine.data(), static_cast<int>(rows()),
+                          MPI_DOUBLE, root, comm_),
+             "MPI_Scatterv");
+  return mine;
+}
+
+std::vector<double> DistributedMatrix::gather_vector(const Vector& x, int root) const {
+  const std::vector<int> counts = blocks_.counts(), displs = blocks_.displacements();
+  std::vector<double> whole(rank_ == root ? static_cast<std::size_t>(global_rows_) : 0);
+  mpi::check(MPI_Gatherv(x.data(), static_cast<int>(rows()), MPI_DOUBLE, whole.data(), counts.data(), displs.data(),
+                         MPI_DOUBLE, root, comm_),
+             "MPI_Gatherv");
+  return whole;
+}
+
 }  // namespace ulibc::gmres

@@ -47,6 +47,10 @@ class DistributedMatrix {
   // blocks by balance_by_nonzeros and each rank receives its own; threads: the team each rank computes with.
   // Error(input), on every rank, for a matrix that is not square or has fewer rows than there are ranks.
   static DistributedMatrix scatter(const sparse::CsrMatrix& global, int root, MPI_Comm comm, int threads);
+  // Collective: this rank's rows of the vector `whole` that rank `root` holds (global_rows() values; the other ranks
+  // pass an empty one), and back, the whole vector on `root` (empty elsewhere) from every rank's rows.
+  Vector scatter_vector(const std::vector<double>& whole, int root) const;
+  std::vector<double> gather_vector(const Vector& x, int root) const;
 
   Index global_rows() const { return global_rows_; }
   Index global_nonzeros() const { return global_nonzeros_; }

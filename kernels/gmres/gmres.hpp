@@ -80,6 +80,18 @@ Tuned tuned_of(const Result& r);  // the knobs `r` ended with
 // the solver does not know.
 std::vector<Decision> recall(Options& o, const Tuned& t, const std::string& source);
 
+// A tuning file across the ranks of a job, both collective. Rank 0 reads the file and every rank takes its text, so
+// that no rank tunes while the others recall (a host without the file); recall_tuning sets the choices stored for
+// this matrix, ranks and threads on `s`'s auto knobs. remember_tuning stores what a solve with every knob on auto
+// settled on, when it converged and the file had nothing for it.
+struct Remembered {
+  std::string file, key;  // both empty without a file
+  bool found = false;
+  std::vector<Decision> decisions;
+};
+Remembered recall_tuning(const std::string& file, const DistributedMatrix& a, Options& s);
+void remember_tuning(const Remembered& m, const DistributedMatrix& a, const Result& r, bool converged, bool all_auto);
+
 // Collective over the matrix's communicator: solves A x = b from the x given (zeros for x0 = 0), this rank's rows
 // of each. Error(input) on every rank when a preconditioner fixed by hand cannot be set up (a zero pivot).
 Result solve(const DistributedMatrix& a, const Vector& b, Vector& x, const Options& opts);

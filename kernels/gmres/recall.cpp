@@ -1,9 +1,11 @@
-// gmres/recall.cpp — a tuned solve remembered (tuning_file.hpp): the key it is stored under, its knobs as words, and
-// those words set on a later solve's options.
+// gmres/recall.cpp — a tuned solve remembered (tuning_file.hpp): the key it is stored under, its knobs as words,
+// those words set on a later solve's options, and the file read and written for the ranks of a job.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <cstdint>
+#include <optional>
+#include <string>
 
 #include "gmres/gmres.hpp"
 #include "mpi/comm.hpp"
@@ -15,6 +17,7 @@ namespace ulibc::gmres {
 namespace {
 
 constexpr std::uint64_t kFnvStart = 0xcbf29ce484222325ULL;
+constexpr int kTuningRank = 0;  // the rank that reads and writes the tuning file
 
 // FNV-1a, 64 bits, over the bytes of `v`: a fingerprint of the rows, not a defence against a chosen collision.
 template <class T>
@@ -88,6 +91,33 @@ std::vector<Decision> recall(Options& o, const Tuned& t, const std::string& sour
   take(o.kernel, stored.kernel, "spmv", t.knobs.spmv);
   take(o.comm, stored.comm, "comm", t.knobs.comm);
   return said;
+}
+
+Remembered recall_tuning(const std::string& file, const DistributedMatrix& a, Options& s) {
+  Remembered m;
+  if (file.empty()) return m;
+  m.file = file;
+  m.key = tuning_key(a);
+  std::optional<std::string> text;
+  mpi::together(a.comm(), [&] {
+    if (a.rank() == kTuningRank) text = tuning_file_text(file);
+  });
+  text = mpi::broadcast(text, kTuningRank, a.comm());
+  mpi::together(a.comm(), [&] {
+    if (!text) return;
+    if (const std::optional<Tuned> t = parse_tuned(*text, file, m.key)) {
+      m.found = true;
+      m.decisions = recall(s, *t, file);
+    }
+  });
+  return m;
+}
+
+void remember_tuning(const Remembered& m, const DistributedMatrix& a, const Result& r, bool converged, bool all_auto) {
+  if (m.key.empty() || m.found || !converged || !all_auto) return;
+  mpi::together(a.comm(), [&] {
+    if (a.rank() == kTuningRank) save_tuned(m.file, m.key, tuned_of(r));
+  });
 }
 
 }  // namespace ulibc::gmres

@@ -138,6 +138,20 @@ TEST(RowBlocks, BalancedByEntriesNotRows) {
   EXPECT_THROW(balance_by_nonzeros(rs, 11), ulibc::Error);
 }
 
+// A vector held by one rank goes to every rank's rows and comes back whole, whichever rank holds it.
+TEST(RowBlocks, VectorsScatterToEachRanksRowsAndGatherBack) {
+  const DistributedMatrix a = DistributedMatrix::scatter(random_matrix(37, 4, 3), 0, MPI_COMM_WORLD, threads());
+  std::vector<double> whole(static_cast<std::size_t>(a.global_rows()));
+  for (std::size_t i = 0; i < whole.size(); ++i) whole[i] = 0.5 + static_cast<double>(i);
+  const int last = a.blocks().ranks() - 1;
+  for (const int root : {0, last}) {
+    const Vector mine = a.scatter_vector(a.rank() == root ? whole : std::vector<double>{}, root);
+    for (Index i = 0; i < a.rows(); ++i) EXPECT_EQ(mine[i], whole[static_cast<std::size_t>(a.own().begin + i)]) << i;
+    const std::vector<double> back = a.gather_vector(mine, root);
+    EXPECT_EQ(back, a.rank() == root ? whole : std::vector<double>{}) << "root " << root;
+  }
+}
+
 TEST(Spmv, EveryKernelAndExchangeGivesTheSameProductOnAnyRankCount) {
   for (const CsrMatrix& m : {model("convdiff2d:15"), random_matrix(300, 6, 7)}) {
     const DistributedMatrix a = DistributedMatrix::scatter(m, 0, MPI_COMM_WORLD, threads());

@@ -64,9 +64,8 @@ sparse::CsrMatrix load_matrix(const GmresOptions& o, std::string& name) {
 
 // This rank's rows of b: --rhs's file, read on rank 0 and scattered, else A·1.
 gmres::Vector right_hand_side(const GmresOptions& o, const gmres::DistributedMatrix& a) {
-  gmres::Vector b(a.team(), a.rows());
   if (o.rhs.empty()) {
-    gmres::Vector ones(a.team(), a.rows());
+    gmres::Vector b(a.team(), a.rows()), ones(a.team(), a.rows());
     for (gmres::Index i = 0; i < a.rows(); ++i) ones[i] = 1;
     gmres::Operator op(a);
     harness::StageLog unused;
@@ -77,55 +76,12 @@ gmres::Vector right_hand_side(const GmresOptions& o, const gmres::DistributedMat
   mpi::together(a.comm(), [&] {
     if (a.rank() == kRoot) whole = sparse::read_matrix_market_vector_file(o.rhs, a.global_rows());
   });
-  const std::vector<int> counts = a.blocks().counts(), displs = a.blocks().displacements();
-  mpi::check(MPI_Scatterv(whole.data(), counts.data(), displs.data(), MPI_DOUBLE, b.data(), static_cast<int>(a.rows()),
-                          MPI_DOUBLE, kRoot, a.comm()),
-             "MPI_Scatterv");
-  return b;
-}
-
-// --tuning-file: the choices stored for this matrix, ranks and threads, set on `s`'s auto knobs. Rank 0 reads the
-// file and every rank takes its text: a rank on a host without the file must not tune while the others do not.
-struct Remembered {
-  std::string key;  // empty without --tuning-file
-  bool found = false;
-  std::vector<gmres::Decision> decisions;
-};
-Remembered recall_tuning(const GmresOptions& o, const gmres::DistributedMatrix& a, gmres::Options& s) {
-  Remembered m;
-  if (o.tuning_file.empty()) return m;
-  m.key = gmres::tuning_key(a);
-  std::optional<std::string> text;
-  mpi::together(a.comm(), [&] {
-    if (a.rank() == kRoot) text = gmres::tuning_file_text(o.tuning_file);
-  });
-  text = mpi::broadcast(text, kRoot, a.comm());
-  mpi::together(a.comm(), [&] {
-    if (!text) return;
-    if (const std::optional<gmres::Tuned> t = gmres::parse_tuned(*text, o.tuning_file, m.key)) {
-      m.found = true;
-      m.decisions = gmres::recall(s, *t, o.tuning_file);
-    }
-  });
-  return m;
-}
-
-// Stores what a solve with every knob on auto settled on, when it converged and the file had nothing for it.
-void remember_tuning(const GmresOptions& o, const gmres::DistributedMatrix& a, const Remembered& m,
-                     const gmres::Result& r, bool converged) {
-  if (m.key.empty() || m.found || !converged || o.knobs != gmres::KnobWords{}) return;
-  mpi::together(a.comm(), [&] {
-    if (a.rank() == kRoot) gmres::save_tuned(o.tuning_file, m.key, gmres::tuned_of(r));
-  });
+  return a.scatter_vector(whole, kRoot);
 }
 
 // The whole solution on rank 0, written as a Matrix Market array.
 void write_solution(const GmresOptions& o, const gmres::DistributedMatrix& a, const gmres::Vector& x) {
-  const std::vector<int> counts = a.blocks().counts(), displs = a.blocks().displacements();
-  std::vector<double> whole(a.rank() == kRoot ? static_cast<std::size_t>(a.global_rows()) : 0);
-  mpi::check(MPI_Gatherv(x.data(), static_cast<int>(a.rows()), MPI_DOUBLE, whole.data(), counts.data(), displs.data(),
-                         MPI_DOUBLE, kRoot, a.comm()),
-             "MPI_Gatherv");
+  const std::vector<double> whole = a.gather_vector(x, kRoot);
   mpi::together(a.comm(), [&] {
     if (a.rank() != kRoot) return;
     io::write_file(o.output, [&](std::ostream& out) { sparse::write_matrix_market_vector(out, whole); });
@@ -219,7 +175,7 @@ void run_gmres(const GmresOptions& o) {
   const gmres::DistributedMatrix a = gmres::DistributedMatrix::scatter(global, kRoot, world, map.size());
   global = sparse::CsrMatrix();
   const gmres::Vector b = right_hand_side(o, a);
-  const Remembered remembered = recall_tuning(o, a, s);
+  const gmres::Remembered remembered = gmres::recall_tuning(o.tuning_file, a, s);
   gmres::Vector x(a.team(), a.rows());
   gmres::Result r = gmres::solve(a, b, x, s);
   r.decisions.insert(r.decisions.begin(), remembered.decisions.begin(), remembered.decisions.end());
@@ -237,7 +193,7 @@ void run_gmres(const GmresOptions& o) {
     }
     if (!o.plot.empty()) draw_plot(j, o.plot, {});
   });
-  remember_tuning(o, a, remembered, r, true_residual <= s.tol);
+  gmres::remember_tuning(remembered, a, r, true_residual <= s.tol, o.knobs == gmres::KnobWords{});
   if (true_residual > s.tol)
     throw ExitStatus{kExitNotConverged,
                      me.rank == kRoot
