@@ -35,7 +35,6 @@
 // usage: ulibc_peer_bfs_boost GRAPH (--roots FILE | --root V ...)
 // Exit status 2 for bad input: an unreadable or malformed graph, a root
 // outside 0..n-1 or not a number, no roots.
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <boost/graph/breadth_first_search.hpp>
 #include <boost/graph/compressed_sparse_row_graph.hpp>
@@ -54,6 +53,7 @@
 #include "boost_peer.hpp"
 #include "graph/builder.hpp"
 #include "graph/edge_io.hpp"
+#include "harness/options.hpp"
 #include "ulibc/error.hpp"
 
 namespace {
@@ -95,18 +95,16 @@ std::vector<long long> read_root_file(const std::string& path) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"The Boost Graph Library's breadth_first_search from each root, timed (JSON on stdout)"};
   std::string graph_path, roots_path;
   std::vector<long long> root_options;
-  app.add_option("graph", graph_path, "Edge list: SNAP-style text or ULIBC binary (docs/GRAPH_FORMAT.md)")->required();
-  auto* roots_opt = app.add_option("--roots", roots_path, "File of roots, one vertex id per line");
-  app.add_option("--root", root_options, "A root (repeatable)")->excludes(roots_opt);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    const int rc = app.exit(e);
-    return rc == 0 ? 0 : 2;
-  }
+  const auto stop = ulibc::harness::parse_program(
+      "The Boost Graph Library's breadth_first_search from each root, timed (JSON on stdout)", argc, argv,
+      [&](ulibc::harness::Options& o) {
+        o.add("graph", graph_path, "Edge list: SNAP-style text or ULIBC binary (docs/GRAPH_FORMAT.md)").required();
+        o.add("--roots", roots_path, "File of roots, one vertex id per line");
+        o.add("--root", root_options, "A root (repeatable)").excludes("--roots");
+      });
+  if (stop) return *stop;
 
   return ulibc::peers::run_reporting_errors("ulibc_peer_bfs_boost", [&] {
     std::vector<long long> roots = roots_path.empty() ? root_options : read_root_file(roots_path);

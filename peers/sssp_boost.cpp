@@ -52,7 +52,6 @@
 //                               [--variant color|no-color] [--predecessors]
 // Exit status 2 for bad input: an unreadable or malformed graph or sources
 // file, a source outside 1..n, no sources.
-#include <CLI/CLI.hpp>
 #include <boost/graph/compressed_sparse_row_graph.hpp>
 #include <boost/graph/dijkstra_shortest_paths.hpp>
 #include <boost/graph/dijkstra_shortest_paths_no_color_map.hpp>
@@ -72,6 +71,7 @@
 #include "boost_peer.hpp"
 #include "graph/dimacs_io.hpp"
 #include "graph/weighted_graph.hpp"
+#include "harness/options.hpp"
 #include "ulibc/error.hpp"
 
 namespace {
@@ -160,23 +160,21 @@ nlohmann::ordered_json run_queries(const Graph& g, const std::vector<VertexId>& 
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"The Boost Graph Library's dijkstra_shortest_paths from each source, timed (JSON on stdout)"};
   std::string graph_path, sources_path, variant = "color";
   std::vector<long long> source_options;
   bool predecessors = false;
-  app.add_option("graph", graph_path, "DIMACS shortest-path graph (.gr) or ULIBC binary weighted graph")->required();
-  auto* sources_opt = app.add_option("--sources", sources_path, "DIMACS sources file (.ss): one 's ID' line each");
-  app.add_option("--source", source_options, "A source, 1-based as in DIMACS (repeatable)")->excludes(sources_opt);
-  app.add_option("--variant", variant, "color: dijkstra_shortest_paths; no-color: its no_color_map version")
-      ->check(CLI::IsMember({"color", "no-color"}))
-      ->capture_default_str();
-  app.add_flag("--predecessors", predecessors, "Also record each vertex's predecessor (in the timer)");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    const int rc = app.exit(e);
-    return rc == 0 ? 0 : 2;
-  }
+  const auto stop = ulibc::harness::parse_program(
+      "The Boost Graph Library's dijkstra_shortest_paths from each source, timed (JSON on stdout)", argc, argv,
+      [&](ulibc::harness::Options& o) {
+        o.add("graph", graph_path, "DIMACS shortest-path graph (.gr) or ULIBC binary weighted graph").required();
+        o.add("--sources", sources_path, "DIMACS sources file (.ss): one 's ID' line each");
+        o.add("--source", source_options, "A source, 1-based as in DIMACS (repeatable)").excludes("--sources");
+        o.add("--variant", variant, "color: dijkstra_shortest_paths; no-color: its no_color_map version")
+            .one_of({"color", "no-color"})
+            .show_default();
+        o.flag("--predecessors", predecessors, "Also record each vertex's predecessor (in the timer)");
+      });
+  if (stop) return *stop;
 
   return ulibc::peers::run_reporting_errors("ulibc_peer_sssp_boost", [&] {
     if (sources_path.empty() && source_options.empty())

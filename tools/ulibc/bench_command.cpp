@@ -5,7 +5,6 @@
 // sits among the kernels but runs apart from the harness (bench_mpi_command.cpp).
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <fstream>
 #include <functional>
@@ -36,38 +35,38 @@ struct HarnessOptions {
   bool dry_run = false;
   std::string fsroot;
   std::string csv, json, plot;
-  CLI::Option* csv_opt = nullptr;
-  CLI::Option* json_opt = nullptr;
+  std::optional<harness::Option> csv_opt;
+  std::optional<harness::Option> json_opt;
   std::vector<std::string> plot_measurements;
 };
 
 // The program's kernel as a subcommand, with the harness's options and its own.
 struct KernelCommand {
   std::unique_ptr<BenchKernel> kernel = program_kernel();
-  CLI::App* app = nullptr;
+  std::optional<harness::Options> app;
   HarnessOptions options;  // CLI11 keeps pointers into it: the struct stays where make_shared put it
 };
 
-void add_harness_options(CLI::App& sub, HarnessOptions& o, Mode mode) {
+void add_harness_options(harness::Options& sub, HarnessOptions& o, Mode mode) {
   if (mode == Mode::sweep)
-    sub.add_option("--policy,-p", o.policies,
-                   "all (none, scatter, compact, compact+; the default), best (the fastest of scatter, compact "
-                   "and compact+ at each thread count), or a comma list of none, scatter, compact, compact+, "
-                   "list:<cpulist>")
-        ->type_name("POLICY");
-  sub.add_option("--threads,-n", o.threads, "Thread counts, e.g. 1,2,4; default 1, 2, 4, … and every usable processor")
-      ->delimiter(',')
-      ->type_name("LIST");
-  sub.add_flag("--quick", o.quick, "Small and short: for tests and a first look (breaks the kernels' size rules)");
-  o.csv_opt = sub.add_option("--csv", o.csv, "Write CSV, one row per measurement, to FILE (no FILE or -: stdout)")
-                  ->expected(0, 1)
-                  ->type_name("[FILE]");
+    sub.add("--policy,-p", o.policies,
+            "all (none, scatter, compact, compact+; the default), best (the fastest of scatter, compact "
+            "and compact+ at each thread count), or a comma list of none, scatter, compact, compact+, "
+            "list:<cpulist>")
+        .type_name("POLICY");
+  sub.add("--threads,-n", o.threads, "Thread counts, e.g. 1,2,4; default 1, 2, 4, … and every usable processor")
+      .list()
+      .type_name("LIST");
+  sub.flag("--quick", o.quick, "Small and short: for tests and a first look (breaks the kernels' size rules)");
+  o.csv_opt = sub.add("--csv", o.csv, "Write CSV, one row per measurement, to FILE (no FILE or -: stdout)")
+                  .optional_value()
+                  .type_name("[FILE]");
   o.json_opt = add_json_file_option(sub, o.json);
-  sub.add_option("--plot", o.plot, "Draw the results to FILE.png or FILE.svg (matplotlib)")->type_name("FILE");
-  sub.add_option("--plot-measurements", o.plot_measurements, "What to plot; default the headline and the next three")
-      ->delimiter(',')
-      ->type_name("NAMES");
-  sub.add_flag("--dry-run", o.dry_run, "Show the runs and their placements; run nothing");
+  sub.add("--plot", o.plot, "Draw the results to FILE.png or FILE.svg (matplotlib)").type_name("FILE");
+  sub.add("--plot-measurements", o.plot_measurements, "What to plot; default the headline and the next three")
+      .list()
+      .type_name("NAMES");
+  sub.flag("--dry-run", o.dry_run, "Show the runs and their placements; run nothing");
   add_fsroot_option(sub, o.fsroot, FsrootUse::dry_run);
 }
 
@@ -94,8 +93,8 @@ std::vector<Policy> parse_policies(const std::vector<std::string>& texts) {
 
 bool wants_best(const HarnessOptions& o) { return o.policies.size() == 1 && o.policies.front() == "best"; }
 
-bool to_stdout(const CLI::Option* opt, const std::string& path) {
-  return opt->count() && (path.empty() || path == "-");
+bool to_stdout(const std::optional<harness::Option>& opt, const std::string& path) {
+  return opt->given() && (path.empty() || path == "-");
 }
 
 void check_outputs(const HarnessOptions& o) {
@@ -108,9 +107,9 @@ void check_outputs(const HarnessOptions& o) {
 // is the table (bench) or the choices alone (tune).
 void write_outputs(const BenchReport& report, const Topology& topo, const HarnessOptions& o, Mode mode) {
   const nlohmann::ordered_json record = to_json(report, topo);
-  if (o.csv_opt->count() && !to_stdout(o.csv_opt, o.csv))
+  if (o.csv_opt->given() && !to_stdout(o.csv_opt, o.csv))
     io::write_file(o.csv, [&](std::ostream& out) { write_csv(out, report); });
-  if (o.json_opt->count() && !to_stdout(o.json_opt, o.json))
+  if (o.json_opt->given() && !to_stdout(o.json_opt, o.json))
     io::write_file(o.json, [&](std::ostream& out) { out << record.dump(2) << '\n'; });
   if (to_stdout(o.csv_opt, o.csv))
     write_csv(std::cout, report);
@@ -133,7 +132,7 @@ void print_plan(const BenchKernel& kernel, const Topology& topo, const std::vect
       for (const Placement& place : map.threads()) procs.push_back(place.proc);
       runs.push_back({{"policy", p.name()}, {"threads", t}, {"procs", procs}});
     }
-  if (o.json_opt->count()) {
+  if (o.json_opt->given()) {
     print_json({{"kernel", kernel.name()}, {"parameters", kernel.parameters()}, {"runs", runs}});
     return;
   }
@@ -175,15 +174,14 @@ void run_kernel(BenchKernel& kernel, HarnessOptions& o, Mode mode) {
     throw system_error(fmt::format("{} of {} runs failed (see the check column)", failed, report.runs.size()));
 }
 
-Command add_kernel_command(CLI::App& parent, Mode mode, const std::string& name) {
+Command add_kernel_command(harness::Options& parent, Mode mode, const std::string& name) {
   auto command = std::make_shared<KernelCommand>();
-  CLI::App* app = parent.add_subcommand(name, std::string(summary_of(name)));
-  app->require_subcommand(0, 1);
+  harness::Options app = parent.subcommand(name, std::string(summary_of(name)));
+  app.require_subcommand(0, 1);
   if (command->kernel) {
-    command->app = app->add_subcommand(command->kernel->name(), command->kernel->description());
+    command->app = app.subcommand(command->kernel->name(), command->kernel->description());
     add_harness_options(*command->app, command->options, mode);
-    harness::Options kernel_options(*command->app);
-    command->kernel->add_options(kernel_options);
+    command->kernel->add_options(*command->app);
   }
   auto run = [command, name, mode] {
     if (command->app && command->app->parsed()) return run_kernel(*command->kernel, command->options, mode);
@@ -195,8 +193,8 @@ Command add_kernel_command(CLI::App& parent, Mode mode, const std::string& name)
 
 }  // namespace
 
-Command add_bench_command(CLI::App& parent) { return add_kernel_command(parent, Mode::sweep, "bench"); }
+Command add_bench_command(harness::Options& parent) { return add_kernel_command(parent, Mode::sweep, "bench"); }
 
-Command add_tune_command(CLI::App& parent) { return add_kernel_command(parent, Mode::tune, "tune"); }
+Command add_tune_command(harness::Options& parent) { return add_kernel_command(parent, Mode::tune, "tune"); }
 
 }  // namespace ulibc::cli

@@ -7,7 +7,6 @@
 // Options are checked on rank 0 and a bad one fails every rank with one message (mpi::together).
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <array>
 #include <charconv>
@@ -49,7 +48,7 @@ struct MpiBenchOptions {
   std::optional<int> reps;
   std::string pin, json, save;
   std::string thread_level = "funneled";
-  CLI::Option* json_opt = nullptr;
+  std::optional<harness::Option> json_opt;
   bool quick = false;
 };
 
@@ -88,18 +87,11 @@ std::vector<mpi::Micro> resolve_tests(const MpiBenchOptions& o, int ranks, std::
 // "4Ki" → 4096, "4M" → 4000000, as STREAM's --size reads them; read here rather than by CLI11 so that a bad size
 // is reported once, by rank 0, not by every rank as it parses.
 std::uint64_t parse_size(const std::string& given) {
-  std::string word = given;
-  std::string why;
   try {
-    why = CLI::AsSizeValue(true)(word);
-  } catch (const CLI::Error& e) {
-    why = e.what();
-  }
-  std::uint64_t bytes = 0;
-  const auto [end, ec] = std::from_chars(word.data(), word.data() + word.size(), bytes);
-  if (!why.empty() || ec != std::errc() || end != word.data() + word.size())
+    return harness::parse_size(given, true);
+  } catch (const std::invalid_argument&) {
     throw input_error(fmt::format("--sizes \"{}\": a size in bytes, e.g. 8, 4Ki or 4Mi", given));
-  return bytes;
+  }
 }
 
 std::vector<std::size_t> resolve_sizes(const MpiBenchOptions& o) {
@@ -370,13 +362,13 @@ void print_summary(const ordered_json& j, const Resolved& r, const Results& m) {
 void write_outputs(const ordered_json& j, const MpiBenchOptions& o, const Resolved& r, const Results& m,
                    const mpi::CommProfile* profile) {
   if (profile) mpi::save_profile(o.save, *profile);
-  if (o.json_opt->count() && (o.json.empty() || o.json == "-")) {
+  if (o.json_opt->given() && (o.json.empty() || o.json == "-")) {
     print_json(j);
     return;
   }
   print_summary(j, r, m);
   if (profile) fmt::print("profile for \"{}\" saved in {}\n", profile->key, o.save);
-  if (o.json_opt->count()) io::write_file(o.json, [&](std::ostream& out) { out << j.dump(2) << '\n'; });
+  if (o.json_opt->given()) io::write_file(o.json, [&](std::ostream& out) { out << j.dump(2) << '\n'; });
 }
 
 void run_bench_mpi(const MpiBenchOptions& o) {
@@ -415,37 +407,37 @@ void run_bench_mpi(const MpiBenchOptions& o) {
 }  // namespace
 
 // `bench` with one subcommand, `mpi`: MPI's own costs, measured across ranks rather than swept over policies.
-Command add_bench_mpi_command(CLI::App& parent) {
+Command add_bench_mpi_command(harness::Options& parent) {
   auto o = std::make_shared<MpiBenchOptions>();
-  CLI::App* bench = parent.add_subcommand("bench", std::string(summary_of("bench")));
-  bench->require_subcommand(1);
-  CLI::App* sub = bench->add_subcommand("mpi", std::string(summary_of("bench mpi")));
-  sub->add_option("--tests", o->tests,
-                  "p2p, overlap, allgather, allreduce, bcast (default all; p2p and overlap need two ranks)")
-      ->delimiter(',')
-      ->type_name("LIST");
-  sub->add_option("--sizes", o->sizes,
-                  "Message sizes in bytes, whole doubles (4Ki = 4096, 4K = 4000); default 8 to 4Mi by powers of 2")
-      ->delimiter(',')
-      ->type_name("LIST");
-  sub->add_option("--reps", o->reps, "Timed repetitions at each size, the median reported (default 20)");
-  sub->add_option("--pin", o->pin,
-                  "The processors of ranks 0 and 1 (default: each rank's share under the policy, its first "
-                  "processor)")
-      ->type_name("A,B");
-  add_policy_option(*sub, o->placement);
-  sub->add_flag("--quick", o->quick, "Few sizes (8 B to 2 MiB by powers of 64), 5 repetitions, shorter ones");
-  sub->add_option("--thread-level", o->thread_level,
-                  "The MPI thread level to measure at: funneled (default), what `ulibc gmres` and its OpenMP teams "
-                  "run at, or single, what a program of one thread gets from MPI_Init (to compare with the OSU "
-                  "micro-benchmarks)")
-      ->type_name("single|funneled");
-  o->json_opt = add_json_file_option(*sub, o->json);
-  sub->add_option("--save", o->save,
-                  "Store the p2p, allgather, bcast and allreduce medians as the profile `ulibc gmres --mpi-profile "
-                  "FILE` reads (other layouts' profiles in FILE are kept)")
-      ->type_name("FILE");
-  sub->footer("Runs on this machine, under mpirun -n K or alone as one rank: no --fsroot.");
+  harness::Options bench = parent.subcommand("bench", std::string(summary_of("bench")));
+  bench.require_subcommand(1, 1);
+  harness::Options sub = bench.subcommand("mpi", std::string(summary_of("bench mpi")));
+  sub.add("--tests", o->tests,
+          "p2p, overlap, allgather, allreduce, bcast (default all; p2p and overlap need two ranks)")
+      .list()
+      .type_name("LIST");
+  sub.add("--sizes", o->sizes,
+          "Message sizes in bytes, whole doubles (4Ki = 4096, 4K = 4000); default 8 to 4Mi by powers of 2")
+      .list()
+      .type_name("LIST");
+  sub.add("--reps", o->reps, "Timed repetitions at each size, the median reported (default 20)");
+  sub.add("--pin", o->pin,
+          "The processors of ranks 0 and 1 (default: each rank's share under the policy, its first "
+          "processor)")
+      .type_name("A,B");
+  add_policy_option(sub, o->placement);
+  sub.flag("--quick", o->quick, "Few sizes (8 B to 2 MiB by powers of 64), 5 repetitions, shorter ones");
+  sub.add("--thread-level", o->thread_level,
+          "The MPI thread level to measure at: funneled (default), what `ulibc gmres` and its OpenMP teams "
+          "run at, or single, what a program of one thread gets from MPI_Init (to compare with the OSU "
+          "micro-benchmarks)")
+      .type_name("single|funneled");
+  o->json_opt = add_json_file_option(sub, o->json);
+  sub.add("--save", o->save,
+          "Store the p2p, allgather, bcast and allreduce medians as the profile `ulibc gmres --mpi-profile "
+          "FILE` reads (other layouts' profiles in FILE are kept)")
+      .type_name("FILE");
+  sub.footer("Runs on this machine, under mpirun -n K or alone as one rank: no --fsroot.");
   return {bench, [o] { run_mpi_command([&] { run_bench_mpi(*o); }, thread_level(*o)); }};
 }
 

@@ -29,7 +29,7 @@ int fail(int code, const std::string& message) {
 
 std::string command_names(const std::vector<Command>& commands) {
   std::string names;
-  for (const Command& c : commands) names += (names.empty() ? "" : ", ") + c.app->get_name();
+  for (const Command& c : commands) names += (names.empty() ? "" : ", ") + c.app->name();
   return names;
 }
 
@@ -103,7 +103,8 @@ int cli_main(int argc, char** argv, std::span<const CommandFactory> factories, c
   app.require_subcommand(0, 1);  // none chosen → help and exit 2 below, not CLI11's terse message
   if (!footer.empty()) app.footer(footer);
   std::vector<Command> commands;
-  for (CommandFactory add : factories) commands.push_back(add(app));
+  harness::Options root(app);
+  for (CommandFactory add : factories) commands.push_back(add(root));
 
   // The words after "--" are a program and its arguments (ulibc run), never ours.
   const auto dashes = std::find(argv + 1, argv + argc, std::string_view("--"));
@@ -121,8 +122,7 @@ int cli_main(int argc, char** argv, std::span<const CommandFactory> factories, c
     return kExitUsage;
   }
   if (dashes != argv + argc) {
-    if (!chosen->program)
-      return fail(kExitUsage, "ulibc " + chosen->app->get_name() + " takes no program after \"--\"");
+    if (!chosen->program) return fail(kExitUsage, "ulibc " + chosen->app->name() + " takes no program after \"--\"");
     if (!chosen->app->remaining().empty())
       return fail(kExitUsage, "a program both before and after \"--\": " + chosen->app->remaining().front());
     *chosen->program = program;

@@ -1,7 +1,6 @@
 // common.cpp — options and output shared by every subcommand.
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -16,25 +15,24 @@ const char* const kCommonOptionsHelp =
     "--fsroot DIR (a sysfs/procfs snapshot): topology, map, and run/bench/tune with --dry-run;\n"
     "simpath and sssp run on this machine and take no --fsroot.";
 
-void add_fsroot_option(CLI::App& sub, std::string& fsroot, FsrootUse use) {
+void add_fsroot_option(harness::Options& sub, std::string& fsroot, FsrootUse use) {
   const std::string help =
       use == FsrootUse::always
           ? "Read sysfs/procfs below DIR (a snapshot of another machine); default $ULIBC_FSROOT, else /"
           : "With --dry-run: plan for the machine whose sysfs/procfs snapshot is below DIR";
-  sub.add_option("--fsroot", fsroot, help)->type_name("DIR");
+  sub.add("--fsroot", fsroot, help).type_name("DIR");
 }
 
-void add_json_flag(CLI::App& sub, bool& json) { sub.add_flag("--json", json, "Print JSON instead of text"); }
+void add_json_flag(harness::Options& sub, bool& json) { sub.flag("--json", json, "Print JSON instead of text"); }
 
-CLI::Option* add_json_file_option(CLI::App& sub, std::string& file) {
+harness::Option add_json_file_option(harness::Options& sub, std::string& file) {
   return sub
-      .add_option("--json", file,
-                  "Write the JSON record (every repetition, machine, build) to FILE (no FILE or -: stdout)")
-      ->expected(0, 1)
-      ->type_name("[FILE]");
+      .add("--json", file, "Write the JSON record (every repetition, machine, build) to FILE (no FILE or -: stdout)")
+      .optional_value()
+      .type_name("[FILE]");
 }
 
-void add_common_options(CLI::App& sub, CommonOptions& opts, FsrootUse use) {
+void add_common_options(harness::Options& sub, CommonOptions& opts, FsrootUse use) {
   add_fsroot_option(sub, opts.fsroot, use);
   add_json_flag(sub, opts.json);
 }
@@ -51,33 +49,31 @@ Topology load_topology(const std::string& fsroot, bool dry_run, const std::strin
   return topo;
 }
 
-void say_runs_here_only(CLI::App& sub) {
-  sub.footer("Runs on this machine: no --fsroot (ulibc bench " + sub.get_name() +
+void say_runs_here_only(harness::Options& sub) {
+  sub.footer("Runs on this machine: no --fsroot (ulibc bench " + sub.name() +
              " --dry-run --fsroot DIR plans for another).");
 }
 
-void add_policy_option(CLI::App& sub, PlacementOptions& opts) {
-  opts.policy_opt =
-      sub.add_option("--policy,-p", opts.policy,
-                     "scatter, compact, compact+, none or list:<cpulist>; default $ULIBC_POLICY, else scatter")
-          ->type_name("POLICY");
+void add_policy_option(harness::Options& sub, PlacementOptions& opts) {
+  opts.policy_opt = sub.add("--policy,-p", opts.policy,
+                            "scatter, compact, compact+, none or list:<cpulist>; default $ULIBC_POLICY, else scatter")
+                        .type_name("POLICY");
 }
 
-void add_placement_options(CLI::App& sub, PlacementOptions& opts) {
+void add_placement_options(harness::Options& sub, PlacementOptions& opts) {
   add_policy_option(sub, opts);
   opts.threads_opt =
-      sub.add_option(
-             "--threads,-n", opts.threads,
-             "Number of threads; default $ULIBC_NUM_THREADS, else $OMP_NUM_THREADS, else one per usable processor")
-          ->type_name("N");
+      sub.add("--threads,-n", opts.threads,
+              "Number of threads; default $ULIBC_NUM_THREADS, else $OMP_NUM_THREADS, else one per usable processor")
+          .type_name("N");
 }
 
 Policy resolve_policy(const PlacementOptions& opts) {
-  return opts.policy_opt->count() ? Policy::parse(opts.policy) : policy_from_env();
+  return opts.policy_opt->given() ? Policy::parse(opts.policy) : policy_from_env();
 }
 
 int resolve_threads(const PlacementOptions& opts, const Topology& topo) {
-  return opts.threads_opt->count() ? opts.threads : threads_from_env(topo);
+  return opts.threads_opt->given() ? opts.threads : threads_from_env(topo);
 }
 
 Mapping resolve_mapping(const PlacementOptions& opts, const Topology& topo) {

@@ -5,7 +5,6 @@
 // converge is printed and written); 2 for bad input, 1 for anything else.
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
 #include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -34,7 +33,7 @@ struct EigenOptions {
   bool harmonic = false;
   std::string output;
   std::string json;
-  CLI::Option* json_opt = nullptr;
+  std::optional<harness::Option> json_opt;
 };
 
 eigen::Options solver_options(const EigenOptions& o) {
@@ -108,7 +107,7 @@ void print_text(const eigen::Problem& p, const eigen::Result& r, const eigen::Ch
   if (p.exact) fmt::print("the matrix's spectrum is known exactly: see --json for the check\n");
 }
 
-bool json_to_stdout(const EigenOptions& o) { return o.json_opt->count() && (o.json.empty() || o.json == "-"); }
+bool json_to_stdout(const EigenOptions& o) { return o.json_opt->given() && (o.json.empty() || o.json == "-"); }
 
 // --output F or F.mtx: F.values.mtx and F.vectors.mtx.
 void write_output(std::string base, const eigen::Problem& p, const eigen::Result& r) {
@@ -131,7 +130,7 @@ void run_eigen(EigenOptions& o) {
   const Mapping map = resolve_mapping(o.placement, topo);
   warn_if_oversubscribed(map);
   std::optional<io::OutputFile> json_file;
-  if (o.json_opt->count() && !json_to_stdout(o)) json_file.emplace(o.json);  // a bad path costs no solve
+  if (o.json_opt->given() && !json_to_stdout(o)) json_file.emplace(o.json);  // a bad path costs no solve
   eigen::Result r;
   {
     const ScopedOpenMPTeam team(map);
@@ -164,35 +163,31 @@ void run_eigen(EigenOptions& o) {
 
 }  // namespace
 
-Command add_eigen_command(CLI::App& parent) {
+Command add_eigen_command(harness::Options& parent) {
   auto o = std::make_shared<EigenOptions>();
-  CLI::App* sub = parent.add_subcommand("eigen", std::string(summary_of("eigen")));
-  sub->add_option("--matrix", o->matrix, "Matrix Market file (complex, hermitian, or real read as complex)")
-      ->type_name("FILE");
-  sub->add_option("--generate", o->generate,
-                  "A matrix whose spectrum is known: convdiff2d:N[:BX[:BY[:SHIFT]]], toeplitz:N:A:B:C, "
-                  "spectrum:N[:S[:T]]")
-      ->type_name("SPEC");
-  sub->add_option("--nev", o->solver.nev, "Eigenpairs wanted")->capture_default_str();
-  sub->add_option("--target", o->target, "Those nearest this complex number, e.g. 1.2+0.4i or -3 (default 0)")
-      ->type_name("SIGMA");
-  sub->add_option("--which", o->which, "Instead of a target: largest-magnitude or largest-real")->type_name("WHICH");
-  sub->add_option("--tol", o->solver.tol, "Converged when ||A u - theta u|| <= tol |theta|")->capture_default_str();
-  sub->add_option("--jmin", o->solver.jmin, "Search directions kept at a restart")->capture_default_str();
-  sub->add_option("--jmax", o->solver.jmax, "Search directions before a restart")->capture_default_str();
-  sub->add_flag("--harmonic", o->harmonic, "Harmonic Ritz extraction (interior eigenvalues, with --target)");
-  sub->add_flag("--hermitian", o->solver.hermitian, "A is Hermitian (checked): real eigenvalues");
-  sub->add_option("--correction-steps", o->solver.correction_steps, "GMRES steps per correction equation")
-      ->capture_default_str();
-  sub->add_option("--precond", o->precond, "Preconditioner of the correction equation: none or jacobi")
-      ->capture_default_str();
-  sub->add_option("--max-iterations", o->solver.max_iterations, "Expansions of the search space, in all")
-      ->capture_default_str();
-  add_placement_options(*sub, o->placement);
-  sub->add_option("--output", o->output, "Write F.values.mtx and F.vectors.mtx (Matrix Market complex arrays)")
-      ->type_name("F[.mtx]");
-  o->json_opt = add_json_file_option(*sub, o->json);
-  say_runs_here_only(*sub);
+  harness::Options sub = parent.subcommand("eigen", std::string(summary_of("eigen")));
+  sub.add("--matrix", o->matrix, "Matrix Market file (complex, hermitian, or real read as complex)").type_name("FILE");
+  sub.add("--generate", o->generate,
+          "A matrix whose spectrum is known: convdiff2d:N[:BX[:BY[:SHIFT]]], toeplitz:N:A:B:C, "
+          "spectrum:N[:S[:T]]")
+      .type_name("SPEC");
+  sub.add("--nev", o->solver.nev, "Eigenpairs wanted").show_default();
+  sub.add("--target", o->target, "Those nearest this complex number, e.g. 1.2+0.4i or -3 (default 0)")
+      .type_name("SIGMA");
+  sub.add("--which", o->which, "Instead of a target: largest-magnitude or largest-real").type_name("WHICH");
+  sub.add("--tol", o->solver.tol, "Converged when ||A u - theta u|| <= tol |theta|").show_default();
+  sub.add("--jmin", o->solver.jmin, "Search directions kept at a restart").show_default();
+  sub.add("--jmax", o->solver.jmax, "Search directions before a restart").show_default();
+  sub.flag("--harmonic", o->harmonic, "Harmonic Ritz extraction (interior eigenvalues, with --target)");
+  sub.flag("--hermitian", o->solver.hermitian, "A is Hermitian (checked): real eigenvalues");
+  sub.add("--correction-steps", o->solver.correction_steps, "GMRES steps per correction equation").show_default();
+  sub.add("--precond", o->precond, "Preconditioner of the correction equation: none or jacobi").show_default();
+  sub.add("--max-iterations", o->solver.max_iterations, "Expansions of the search space, in all").show_default();
+  add_placement_options(sub, o->placement);
+  sub.add("--output", o->output, "Write F.values.mtx and F.vectors.mtx (Matrix Market complex arrays)")
+      .type_name("F[.mtx]");
+  o->json_opt = add_json_file_option(sub, o->json);
+  say_runs_here_only(sub);
   return {sub, [o] { run_eigen(*o); }};
 }
 

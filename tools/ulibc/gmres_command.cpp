@@ -6,7 +6,6 @@
 // residual reached --tol, 3 when it did not (the residual reached is printed), 2 for bad input, 1 otherwise.
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
 #include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -33,7 +32,7 @@ constexpr int kExitNotConverged = 3;
 struct GmresOptions {
   PlacementOptions placement;
   std::string matrix, generate, rhs, output, json, plot, mpi_profile, tuning_file;
-  CLI::Option* json_opt = nullptr;
+  std::optional<harness::Option> json_opt;
   double tol = 1e-8;
   long max_iterations = 10000;
   gmres::KnobWords knobs;
@@ -185,11 +184,11 @@ void run_gmres(const GmresOptions& o) {
   const nlohmann::ordered_json j = record(name, a, s, r, true_residual, ranks);
   mpi::together(world, [&] {
     if (me.rank != kRoot) return;
-    if (o.json_opt->count() && (o.json.empty() || o.json == "-")) {
+    if (o.json_opt->given() && (o.json.empty() || o.json == "-")) {
       print_json(j);
     } else {
       print_summary(j, r.time);
-      if (o.json_opt->count()) io::write_file(o.json, [&](std::ostream& out) { out << j.dump(2) << '\n'; });
+      if (o.json_opt->given()) io::write_file(o.json, [&](std::ostream& out) { out << j.dump(2) << '\n'; });
     }
     if (!o.plot.empty()) draw_plot(j, o.plot, {});
   });
@@ -205,39 +204,39 @@ void run_gmres(const GmresOptions& o) {
 
 }  // namespace
 
-Command add_gmres_command(CLI::App& parent) {
+Command add_gmres_command(harness::Options& parent) {
   auto o = std::make_shared<GmresOptions>();
-  CLI::App* sub = parent.add_subcommand("gmres", std::string(summary_of("gmres")));
-  sub->add_option("--matrix", o->matrix, "The matrix: a Matrix Market file")->type_name("FILE.mtx");
-  sub->add_option("--generate", o->generate,
-                  "A model problem instead: poisson2d:N, poisson3d:N, convdiff2d:N or convdiff3d:N (docs/SPARSE.md)")
-      ->type_name("PROBLEM");
-  sub->add_option("--rhs", o->rhs, "b as a Matrix Market array (N x 1); default b = A·1")->type_name("B.mtx");
-  sub->add_option("--tol", o->tol, "Stop when ||b - A x|| <= tol ||b|| (default 1e-8)");
-  sub->add_option("--max-iterations", o->max_iterations, "Arnoldi steps at most, trials included (default 10000)");
-  sub->add_option("--restart", o->knobs.restart, "m, or auto: 30, grown when a cycle stalls (default auto)")
-      ->type_name("M|auto");
-  sub->add_option("--orth", o->knobs.orth, "cgs, mgs, cgs2 or auto (default)")->type_name("WAY");
-  sub->add_option("--precond", o->knobs.precond, "none, jacobi, bilu0, poly or auto (default)")->type_name("M");
-  sub->add_option("--spmv", o->knobs.spmv, "csr, unroll2, unroll4, unroll8 or auto (default)")->type_name("KERNEL");
-  sub->add_option("--comm", o->knobs.comm, "allgather, bcast, p2p, isend, irecv or auto (default)")->type_name("WAY");
-  sub->add_option("--ilu-blocks", o->ilu_blocks,
-                  "bilu0's blocks when fixed by hand: one per rank (default) or per thread (auto tries both)")
-      ->type_name("thread|rank");
-  sub->add_option("--poly-degree", o->poly_degree, "poly's Neumann degree, 0 to 20 (default 3)");
-  sub->add_option("--mpi-profile", o->mpi_profile,
-                  "MPI's costs stored by `ulibc bench mpi --save FILE`: the exchanges they predict to be slow are "
-                  "not tried")
-      ->type_name("FILE");
-  sub->add_option("--tuning-file", o->tuning_file,
-                  "Start from the choices stored here for this matrix, ranks and threads; without any, tune and "
-                  "store them (like FFTW's wisdom)")
-      ->type_name("FILE");
-  add_placement_options(*sub, o->placement);
-  sub->add_option("--output", o->output, "Write x as a Matrix Market array")->type_name("X.mtx");
-  o->json_opt = add_json_file_option(*sub, o->json);
-  sub->add_option("--plot", o->plot, "Draw where the time went as a stacked bar (.png or .svg)")->type_name("FILE");
-  say_runs_here_only(*sub);
+  harness::Options sub = parent.subcommand("gmres", std::string(summary_of("gmres")));
+  sub.add("--matrix", o->matrix, "The matrix: a Matrix Market file").type_name("FILE.mtx");
+  sub.add("--generate", o->generate,
+          "A model problem instead: poisson2d:N, poisson3d:N, convdiff2d:N or convdiff3d:N (docs/SPARSE.md)")
+      .type_name("PROBLEM");
+  sub.add("--rhs", o->rhs, "b as a Matrix Market array (N x 1); default b = A·1").type_name("B.mtx");
+  sub.add("--tol", o->tol, "Stop when ||b - A x|| <= tol ||b|| (default 1e-8)");
+  sub.add("--max-iterations", o->max_iterations, "Arnoldi steps at most, trials included (default 10000)");
+  sub.add("--restart", o->knobs.restart, "m, or auto: 30, grown when a cycle stalls (default auto)")
+      .type_name("M|auto");
+  sub.add("--orth", o->knobs.orth, "cgs, mgs, cgs2 or auto (default)").type_name("WAY");
+  sub.add("--precond", o->knobs.precond, "none, jacobi, bilu0, poly or auto (default)").type_name("M");
+  sub.add("--spmv", o->knobs.spmv, "csr, unroll2, unroll4, unroll8 or auto (default)").type_name("KERNEL");
+  sub.add("--comm", o->knobs.comm, "allgather, bcast, p2p, isend, irecv or auto (default)").type_name("WAY");
+  sub.add("--ilu-blocks", o->ilu_blocks,
+          "bilu0's blocks when fixed by hand: one per rank (default) or per thread (auto tries both)")
+      .type_name("thread|rank");
+  sub.add("--poly-degree", o->poly_degree, "poly's Neumann degree, 0 to 20 (default 3)");
+  sub.add("--mpi-profile", o->mpi_profile,
+          "MPI's costs stored by `ulibc bench mpi --save FILE`: the exchanges they predict to be slow are "
+          "not tried")
+      .type_name("FILE");
+  sub.add("--tuning-file", o->tuning_file,
+          "Start from the choices stored here for this matrix, ranks and threads; without any, tune and "
+          "store them (like FFTW's wisdom)")
+      .type_name("FILE");
+  add_placement_options(sub, o->placement);
+  sub.add("--output", o->output, "Write x as a Matrix Market array").type_name("X.mtx");
+  o->json_opt = add_json_file_option(sub, o->json);
+  sub.add("--plot", o->plot, "Draw where the time went as a stacked bar (.png or .svg)").type_name("FILE");
+  say_runs_here_only(sub);
   return {sub, [o] { run_mpi_command([&] { run_gmres(*o); }); }};
 }
 

@@ -2,7 +2,6 @@
 // would have bound them to (ulibc/inspect.hpp does the reading and judging; docs/INSPECT.md states the rules).
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -142,14 +141,14 @@ void print_report(const ProcessReport& r, const ReportForm& form) {
   for (const std::string& note : r.notes) fmt::print("  {}\n", note);
 }
 
-Command add_inspect_command(CLI::App& parent) {
+Command add_inspect_command(harness::Options& parent) {
   auto opts = std::make_shared<InspectOptions>();
-  CLI::App* sub = parent.add_subcommand(
+  harness::Options sub = parent.subcommand(
       "inspect", "Show where a running process's threads last ran, what binds them, and its memory per node");
-  sub->add_option("pid", opts->pid, "The process to inspect")->required();
-  sub->add_flag("--mappings", opts->mappings, "Also list every memory mapping (numa_maps) with its pages per node");
-  add_common_options(*sub, opts->common);
-  sub->footer(
+  sub.add("pid", opts->pid, "The process to inspect").required();
+  sub.flag("--mappings", opts->mappings, "Also list every memory mapping (numa_maps) with its pages per node");
+  add_common_options(sub, opts->common);
+  sub.footer(
       "Verdicts: unbound, bound, restricted, moved, memory-elsewhere (docs/INSPECT.md says when)\n"
       "Example: ulibc inspect $(pidof stream) --mappings\n");
   return {sub, [opts] { run_inspect(*opts); }};

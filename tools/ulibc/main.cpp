@@ -4,7 +4,6 @@
 // from the ulibc_command() entries, says which program runs which words.
 #include <unistd.h>
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <array>
 #include <cerrno>
@@ -61,24 +60,24 @@ int hand_over(std::string_view kernel, char** argv) {
 
 // What `ulibc bench` and `ulibc tune` say without a kernel, or with one they do not know: the kernels, as
 // subcommands without options (their options are their programs'), so that help and errors name them.
-Command add_kernel_chooser(CLI::App& parent, std::string_view word) {
-  CLI::App* app = parent.add_subcommand(std::string(word), std::string(ulibc::cli::summary_of(word)));
+Command add_kernel_chooser(ulibc::harness::Options& parent, std::string_view word) {
+  ulibc::harness::Options app = parent.subcommand(std::string(word), std::string(ulibc::cli::summary_of(word)));
   std::string names;
   for (const auto& k : kBenchKernels) {
-    app->add_subcommand(std::string(k.name), std::string(k.summary));
+    app.subcommand(std::string(k.name), std::string(k.summary));
     names += (names.empty() ? "" : ", ") + std::string(k.name);
   }
   for (const HandedOver& c : kHandedOver)
     if (c.words.starts_with(std::string(word) + " ")) {
-      app->add_subcommand(std::string(c.words.substr(word.size() + 1)), std::string(c.summary));
+      app.subcommand(std::string(c.words.substr(word.size() + 1)), std::string(c.summary));
       names += ", " + std::string(c.words.substr(word.size() + 1));
     }
   const std::string command(word);
   return {app, [command, names] { throw ulibc::input_error("ulibc " + command + " needs a kernel: " + names); }};
 }
 
-Command add_bench_chooser(CLI::App& parent) { return add_kernel_chooser(parent, "bench"); }
-Command add_tune_chooser(CLI::App& parent) { return add_kernel_chooser(parent, "tune"); }
+Command add_bench_chooser(ulibc::harness::Options& parent) { return add_kernel_chooser(parent, "bench"); }
+Command add_tune_chooser(ulibc::harness::Options& parent) { return add_kernel_chooser(parent, "tune"); }
 
 // The help's list of the other handed-over commands: CLI11 knows only this program's own.
 std::string other_commands() {

@@ -2,7 +2,6 @@
 // on this machine, laid out like the ULIBC paper's Tables 3 and 4.
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <iostream>
 #include <memory>
@@ -133,20 +132,21 @@ void run_map(const MapOptions& o) {
 
 }  // namespace
 
-Command add_map_command(CLI::App& parent) {
+Command add_map_command(harness::Options& parent) {
   auto opts = std::make_shared<MapOptions>();
-  CLI::App* sub = parent.add_subcommand("map", "Show the thread -> processor mapping a policy gives on this machine");
-  add_placement_options(*sub, opts->placement);
-  sub->add_option("--ranks", opts->ranks,
-                  "The machine shared by K processes (MPI ranks): each one's share and its threads' mapping in it")
-      ->type_name("K")
-      ->check(CLI::Range(1, Mapping::kMaxThreads));
-  add_common_options(*sub, opts->common);
-  sub->add_option("--draw", opts->draw,
-                  "Draw the machine with each thread on its processor, coloured by node index, instead of the tables: "
-                  "FILE.svg, or FILE.png (through rsvg-convert); prints one line saying where the picture went")
-      ->type_name("FILE")
-      ->excludes("--json");
+  harness::Options sub =
+      parent.subcommand("map", "Show the thread -> processor mapping a policy gives on this machine");
+  add_placement_options(sub, opts->placement);
+  sub.add("--ranks", opts->ranks,
+          "The machine shared by K processes (MPI ranks): each one's share and its threads' mapping in it")
+      .type_name("K")
+      .in_range(1, Mapping::kMaxThreads);
+  add_common_options(sub, opts->common);
+  sub.add("--draw", opts->draw,
+          "Draw the machine with each thread on its processor, coloured by node index, instead of the tables: "
+          "FILE.svg, or FILE.png (through rsvg-convert); prints one line saying where the picture went")
+      .type_name("FILE")
+      .excludes("--json");
   return {sub, [opts] { run_map(*opts); }};
 }
 

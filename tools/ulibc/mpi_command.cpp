@@ -1,7 +1,6 @@
 // mpi_command.cpp — an MPI command's session, and its failure reported before MPI_Finalize.
 #include "mpi_command.hpp"
 
-#include <CLI/CLI.hpp>
 #include <exception>
 #include <nlohmann/json.hpp>
 #include <optional>

@@ -8,7 +8,6 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include <CLI/CLI.hpp>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -118,7 +117,7 @@ void apply_environment(const OpenMPEnvironment& env) {
   throw ExitStatus{run.exit_code, ""};
 }
 
-void run_run(RunOptions& o, CLI::App& sub) {
+void run_run(RunOptions& o, const harness::Options& sub) {
   if (o.command.empty()) o.command = sub.remaining();  // no "--": the program is the first positional
   if (o.command.empty() && !o.dry_run)
     throw input_error("no program to run (ulibc run [options] -- PROGRAM [ARGS...])");
@@ -136,22 +135,22 @@ void run_run(RunOptions& o, CLI::App& sub) {
 
 }  // namespace
 
-Command add_run_command(CLI::App& parent) {
+Command add_run_command(harness::Options& parent) {
   auto opts = std::make_shared<RunOptions>();
-  CLI::App* sub = parent.add_subcommand(
+  harness::Options sub = parent.subcommand(
       "run", "Run an OpenMP program with a policy's placement (sets OMP_PLACES, OMP_PROC_BIND, OMP_NUM_THREADS)");
-  add_placement_options(*sub, opts->placement);
-  sub->add_flag("--dry-run", opts->dry_run, "Print the environment and command instead of running it");
-  sub->add_flag("--report", opts->report,
-                "Run the program as a child and, when it ends, print where its threads and memory were "
-                "(ulibc inspect's report); exit with its status");
-  add_common_options(*sub, opts->common, FsrootUse::dry_run);
+  add_placement_options(sub, opts->placement);
+  sub.flag("--dry-run", opts->dry_run, "Print the environment and command instead of running it");
+  sub.flag("--report", opts->report,
+           "Run the program as a child and, when it ends, print where its threads and memory were "
+           "(ulibc inspect's report); exit with its status");
+  add_common_options(sub, opts->common, FsrootUse::dry_run);
   // Everything from the program name on belongs to the program, options
   // included; main hands over what follows a "--".
-  sub->prefix_command();
-  sub->footer(
+  sub.prefix_command();
+  sub.footer(
       "Usage: ulibc run [OPTIONS] [--] PROGRAM [ARGS...]\nExample: ulibc run --policy compact -n 8 -- ./stream\n");
-  return {sub, [opts, sub] { run_run(*opts, *sub); }, &opts->command};
+  return {sub, [opts, sub] { run_run(*opts, sub); }, &opts->command};
 }
 
 }  // namespace ulibc::cli

@@ -6,7 +6,6 @@
 // says what became feasible); 2 for bad input, 1 for anything else.
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
 #include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -34,7 +33,7 @@ struct SdpOptions {
   sdp::Parameters parameters;
   std::string out;
   std::string json;
-  CLI::Option* json_opt = nullptr;
+  std::optional<harness::Option> json_opt;
 };
 
 nlohmann::ordered_json iteration_json(const sdp::Iteration& it) {
@@ -95,7 +94,7 @@ void print_summary(const sdp::Result& r) {
              total - elements - cholesky, total, r.time.table());
 }
 
-bool wants_json_on_stdout(const SdpOptions& o) { return o.json_opt->count() && (o.json.empty() || o.json == "-"); }
+bool wants_json_on_stdout(const SdpOptions& o) { return o.json_opt->given() && (o.json.empty() || o.json == "-"); }
 
 void run_sdp(SdpOptions& o) {
   const sdp::Options options{.parameters = o.parameters,
@@ -107,7 +106,7 @@ void run_sdp(SdpOptions& o) {
   const Mapping map = resolve_mapping(o.placement, topo);
   warn_if_oversubscribed(map);
   std::optional<io::OutputFile> json_file;
-  if (o.json_opt->count() && !wants_json_on_stdout(o)) json_file.emplace(o.json);  // a bad path costs no solve
+  if (o.json_opt->given() && !wants_json_on_stdout(o)) json_file.emplace(o.json);  // a bad path costs no solve
   const bool text = !wants_json_on_stdout(o);
   if (text)
     fmt::print("{}: m = {}, n = {}, {} blocks; {} thread{} ({}); ELEMENTS {}, X^-1 and Y {}\n", o.file, problem.m(),
@@ -136,34 +135,29 @@ void run_sdp(SdpOptions& o) {
 
 }  // namespace
 
-Command add_sdp_command(CLI::App& parent) {
+Command add_sdp_command(harness::Options& parent) {
   auto o = std::make_shared<SdpOptions>();
-  CLI::App* sub = parent.add_subcommand("sdp", std::string(summary_of("sdp")));
-  sub->add_option("FILE", o->file, "The problem: SDPA sparse (.dat-s) or dense (.dat) format")->required();
-  add_placement_options(*sub, o->placement);
-  sub->add_option("--elements", o->elements,
-                  "The Schur complement's formula: auto (each constraint's cheapest, by cost), f1, f2 or f3")
-      ->capture_default_str();
-  sub->add_option("--placement", o->placement_of_inputs,
-                  "Where ELEMENTS reads X^-1 and Y: copies (one per node), interleave or first-touch")
-      ->capture_default_str();
-  sub->add_option("--max-iterations", o->parameters.max_iteration, "SDPA's maxIteration")->capture_default_str();
-  sub->add_option("--epsilon-star", o->parameters.epsilon_star, "SDPA's epsilonStar: the relative gap to reach")
-      ->capture_default_str();
-  sub->add_option("--epsilon-dash", o->parameters.epsilon_dash, "SDPA's epsilonDash: the feasibility errors to reach")
-      ->capture_default_str();
-  sub->add_option("--lambda-star", o->parameters.lambda_star, "SDPA's lambdaStar: the initial point lambda*I")
-      ->capture_default_str();
-  sub->add_option("--beta-star", o->parameters.beta_star, "SDPA's betaStar: centring when feasible")
-      ->capture_default_str();
-  sub->add_option("--beta-bar", o->parameters.beta_bar, "SDPA's betaBar: centring when infeasible")
-      ->capture_default_str();
-  sub->add_option("--gamma-star", o->parameters.gamma_star,
-                  "SDPA's gammaStar: how far towards the boundary a step goes")
-      ->capture_default_str();
-  sub->add_option("--out", o->out, "Write x, X and Y (SDPA's result layout)")->type_name("FILE");
-  o->json_opt = add_json_file_option(*sub, o->json);
-  say_runs_here_only(*sub);
+  harness::Options sub = parent.subcommand("sdp", std::string(summary_of("sdp")));
+  sub.add("FILE", o->file, "The problem: SDPA sparse (.dat-s) or dense (.dat) format").required();
+  add_placement_options(sub, o->placement);
+  sub.add("--elements", o->elements,
+          "The Schur complement's formula: auto (each constraint's cheapest, by cost), f1, f2 or f3")
+      .show_default();
+  sub.add("--placement", o->placement_of_inputs,
+          "Where ELEMENTS reads X^-1 and Y: copies (one per node), interleave or first-touch")
+      .show_default();
+  sub.add("--max-iterations", o->parameters.max_iteration, "SDPA's maxIteration").show_default();
+  sub.add("--epsilon-star", o->parameters.epsilon_star, "SDPA's epsilonStar: the relative gap to reach").show_default();
+  sub.add("--epsilon-dash", o->parameters.epsilon_dash, "SDPA's epsilonDash: the feasibility errors to reach")
+      .show_default();
+  sub.add("--lambda-star", o->parameters.lambda_star, "SDPA's lambdaStar: the initial point lambda*I").show_default();
+  sub.add("--beta-star", o->parameters.beta_star, "SDPA's betaStar: centring when feasible").show_default();
+  sub.add("--beta-bar", o->parameters.beta_bar, "SDPA's betaBar: centring when infeasible").show_default();
+  sub.add("--gamma-star", o->parameters.gamma_star, "SDPA's gammaStar: how far towards the boundary a step goes")
+      .show_default();
+  sub.add("--out", o->out, "Write x, X and Y (SDPA's result layout)").type_name("FILE");
+  o->json_opt = add_json_file_option(sub, o->json);
+  say_runs_here_only(sub);
   return {sub, [o] { run_sdp(*o); }};
 }
 

@@ -4,7 +4,6 @@
 // count alone, for scripts.
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -33,8 +32,8 @@ struct SimpathOptions {
   std::vector<int> grid;  // K, or R,C: cells
   std::string file;
   graph::Vertex s = -1, t = -1;
-  CLI::Option* s_opt = nullptr;
-  CLI::Option* t_opt = nullptr;
+  std::optional<harness::Option> s_opt;
+  std::optional<harness::Option> t_opt;
   std::string order = "auto";
   std::uint64_t memory_limit = 0;
   std::string zdd_file;
@@ -45,8 +44,8 @@ struct SimpathOptions {
 
 constexpr int kLevelsPerRow = 10;
 
-std::optional<graph::Vertex> given(const CLI::Option* option, graph::Vertex v) {
-  return option->count() ? std::optional(v) : std::nullopt;
+std::optional<graph::Vertex> given(const std::optional<harness::Option>& option, graph::Vertex v) {
+  return option->given() ? std::optional(v) : std::nullopt;
 }
 
 PathProblem make_problem(const SimpathOptions& o, std::string& notes) {
@@ -55,7 +54,7 @@ PathProblem make_problem(const SimpathOptions& o, std::string& notes) {
     if (o.grid.size() > 2) throw input_error(fmt::format("--grid takes K or R,C cells, not {} numbers", o.grid.size()));
     return simpath::grid_problem(o.grid[0], o.grid.back(), given(o.s_opt, o.s), given(o.t_opt, o.t));
   }
-  if (!o.s_opt->count() || !o.t_opt->count()) throw input_error("--file needs --s and --t, the ends of the paths");
+  if (!o.s_opt->given() || !o.t_opt->given()) throw input_error("--file needs --s and --t, the ends of the paths");
   simpath::CleanReport cleaned;
   PathProblem p = simpath::graph_problem(graph::read_edges(o.file), o.s, o.t, o.file, &cleaned);
   if (cleaned.self_loops > 0)
@@ -156,34 +155,34 @@ void run_simpath(const SimpathOptions& o) {
 
 }  // namespace
 
-Command add_simpath_command(CLI::App& parent) {
+Command add_simpath_command(harness::Options& parent) {
   auto o = std::make_shared<SimpathOptions>();
-  CLI::App* sub = parent.add_subcommand("simpath", std::string(summary_of("simpath")));
-  sub->add_option("--grid", o->grid,
-                  "A grid of K x K cells, or R,C: R x C cells ((R+1)(C+1) vertices), s and t at "
-                  "opposite corners")
-      ->delimiter(',')
-      ->type_name("K|R,C");
-  sub->add_option("--file", o->file, "An edge list (text 'u v' lines or ULIBC binary; ids from 0)")->type_name("FILE");
-  o->s_opt = sub->add_option("--s", o->s, "The first end of the paths (a grid: default the top-left corner)");
-  o->t_opt = sub->add_option("--t", o->t, "The other end (a grid: default the bottom-right corner)");
-  add_placement_options(*sub, o->placement);
-  sub->add_option("--order", o->order,
-                  "Edge order: auto (the narrowest frontier of the others), input (as given; a "
-                  "grid row by row), bfs (from s, as Simpath) or greedy")
-      ->capture_default_str();
-  sub->add_option("--memory-limit", o->memory_limit,
-                  "Stop, saying how far it got, before the search holds more "
-                  "than SIZE (e.g. 4G); default the memory available")
-      ->transform(CLI::AsSizeValue(false))
-      ->type_name("SIZE");
-  sub->add_option("--zdd", o->zdd_file, "Write the ZDD to FILE (text, docs/ZDD_FORMAT.md)")->type_name("FILE");
-  sub->add_option("--sample", o->samples, "Also print K paths drawn uniformly at random")->type_name("K");
-  sub->add_option("--seed", o->seed, "Seed of --sample")
-      ->check([](const std::string& text) { return text.starts_with('-') ? "a seed is not negative" : ""; })
-      ->capture_default_str();
-  add_json_flag(*sub, o->json);
-  say_runs_here_only(*sub);
+  harness::Options sub = parent.subcommand("simpath", std::string(summary_of("simpath")));
+  sub.add("--grid", o->grid,
+          "A grid of K x K cells, or R,C: R x C cells ((R+1)(C+1) vertices), s and t at "
+          "opposite corners")
+      .list()
+      .type_name("K|R,C");
+  sub.add("--file", o->file, "An edge list (text 'u v' lines or ULIBC binary; ids from 0)").type_name("FILE");
+  o->s_opt = sub.add("--s", o->s, "The first end of the paths (a grid: default the top-left corner)");
+  o->t_opt = sub.add("--t", o->t, "The other end (a grid: default the bottom-right corner)");
+  add_placement_options(sub, o->placement);
+  sub.add("--order", o->order,
+          "Edge order: auto (the narrowest frontier of the others), input (as given; a "
+          "grid row by row), bfs (from s, as Simpath) or greedy")
+      .show_default();
+  sub.add("--memory-limit", o->memory_limit,
+          "Stop, saying how far it got, before the search holds more "
+          "than SIZE (e.g. 4G); default the memory available")
+      .size_suffixes(false)
+      .type_name("SIZE");
+  sub.add("--zdd", o->zdd_file, "Write the ZDD to FILE (text, docs/ZDD_FORMAT.md)").type_name("FILE");
+  sub.add("--sample", o->samples, "Also print K paths drawn uniformly at random").type_name("K");
+  sub.add("--seed", o->seed, "Seed of --sample")
+      .check([](const std::string& text) { return text.starts_with('-') ? "a seed is not negative" : ""; })
+      .show_default();
+  add_json_flag(sub, o->json);
+  say_runs_here_only(sub);
   return {sub, [o] { run_simpath(*o); }};
 }
 

@@ -8,7 +8,6 @@
 // and the check lines are the sssp library's (sssp/sssp.hpp, sssp/check_lines.hpp).
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
 #include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -168,30 +167,29 @@ void run_sssp(const SsspOptions& o) {
 
 }  // namespace
 
-Command add_sssp_command(CLI::App& parent) {
+Command add_sssp_command(harness::Options& parent) {
   auto o = std::make_shared<SsspOptions>();
-  CLI::App* sub = parent.add_subcommand("sssp", std::string(summary_of("sssp")));
-  harness::Options problem_options(*sub);
+  harness::Options sub = parent.subcommand("sssp", std::string(summary_of("sssp")));
+  harness::Options problem_options(sub);
   o->problem.add_to(problem_options, /*point_to_point=*/true);
-  add_placement_options(*sub, o->placement);
-  sub->add_option("--algorithm", o->algorithm,
-                  "radix or binary (Dijkstra on one thread), delta (Δ-stepping, each query on the team), many "
-                  "(queries spread over the team); auto: radix on one thread, else many (delta for fewer queries "
-                  "than threads)")
-      ->capture_default_str();
-  sub->add_option("--delta", o->delta, "Δ of delta (rounded down to a power of two); default from the weights");
-  sub->add_flag("--hugepages", o->hugepages, "Graph copy and distance arrays on transparent huge pages");
-  sub->add_flag("--replicate", o->replicate, "many: one copy of the graph per NUMA node of the placement");
-  sub->add_option("--output", o->output, "Also write the DIMACS check lines (.ss.chk / .p2p.chk) to FILE")
-      ->type_name("FILE");
-  sub->add_option("--write-graph", o->write_graph, "Write the graph to FILE (.gr: DIMACS text, else ULIBC binary)")
-      ->type_name("FILE");
-  sub->add_option("--write-coordinates", o->write_coordinates, "Write a generated graph's coordinates (DIMACS .co)")
-      ->type_name("FILE");
-  sub->add_option("--write-sources", o->write_sources, "Write the sources (DIMACS .ss)")->type_name("FILE");
-  sub->add_flag("--no-solve", o->no_solve, "Only write the files asked for");
-  add_json_flag(*sub, o->json);
-  say_runs_here_only(*sub);
+  add_placement_options(sub, o->placement);
+  sub.add("--algorithm", o->algorithm,
+          "radix or binary (Dijkstra on one thread), delta (Δ-stepping, each query on the team), many "
+          "(queries spread over the team); auto: radix on one thread, else many (delta for fewer queries "
+          "than threads)")
+      .show_default();
+  sub.add("--delta", o->delta, "Δ of delta (rounded down to a power of two); default from the weights");
+  sub.flag("--hugepages", o->hugepages, "Graph copy and distance arrays on transparent huge pages");
+  sub.flag("--replicate", o->replicate, "many: one copy of the graph per NUMA node of the placement");
+  sub.add("--output", o->output, "Also write the DIMACS check lines (.ss.chk / .p2p.chk) to FILE").type_name("FILE");
+  sub.add("--write-graph", o->write_graph, "Write the graph to FILE (.gr: DIMACS text, else ULIBC binary)")
+      .type_name("FILE");
+  sub.add("--write-coordinates", o->write_coordinates, "Write a generated graph's coordinates (DIMACS .co)")
+      .type_name("FILE");
+  sub.add("--write-sources", o->write_sources, "Write the sources (DIMACS .ss)").type_name("FILE");
+  sub.flag("--no-solve", o->no_solve, "Only write the files asked for");
+  add_json_flag(sub, o->json);
+  say_runs_here_only(sub);
   return {sub, [o] { run_sssp(*o); }};
 }
 

@@ -2,7 +2,6 @@
 // machine, the first thing to check before trusting any mapping.
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -146,13 +145,13 @@ void print_text(const Topology& topo, const ApicTable& apic) {
 
 }  // namespace
 
-Command add_topology_command(CLI::App& parent) {
+Command add_topology_command(harness::Options& parent) {
   auto opts = std::make_shared<CommonOptions>();
   auto draw = std::make_shared<std::string>();
-  CLI::App* sub =
-      parent.add_subcommand("topology", "Show the machine: processors, NUMA nodes, packages, distances, caches");
-  add_common_options(*sub, *opts);
-  sub->add_option("--draw", *draw, kDrawHelp)->type_name("FILE")->excludes("--json");
+  harness::Options sub =
+      parent.subcommand("topology", "Show the machine: processors, NUMA nodes, packages, distances, caches");
+  add_common_options(sub, *opts);
+  sub.add("--draw", *draw, kDrawHelp).type_name("FILE").excludes("--json");
   return {sub, [opts, draw] {
             if (!draw->empty()) picture_format(*draw);
             const Topology topo = Topology::load(opts->fsroot);
