@@ -67,7 +67,6 @@ class Options {
   std::string name() const;
   bool parsed() const;                         // chosen on the command line parsed
   std::vector<std::string> remaining() const;  // the words it left
-  CLI::App& app() const { return *app_; }      // for the one place that parses
 
  private:
   CLI::App* app_;
