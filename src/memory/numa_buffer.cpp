@@ -20,20 +20,20 @@
 
 namespace ulibc {
 
-namespace {
+// The plan's types are named outside the anonymous namespace: BufferMaker, the header's friend, holds a plan.
 
 // One mbind over consecutive bytes of the mapping; no mode: left unbound.
-struct Stretch {
+struct BufferStretch {
   std::size_t bytes = 0;
   std::optional<os::MemMode> mode;
   NodeSet nodes;
-  bool same_binding(const Stretch& o) const { return mode == o.mode && nodes == o.nodes; }
+  bool same_binding(const BufferStretch& o) const { return mode == o.mode && nodes == o.nodes; }
 };
 
 // A request that passed its checks: what to map and how to bind it.
-struct Plan {
+struct BufferPlan {
   std::string what;  // "4096 bytes on node 1 (strict)": the subject of every error
-  std::vector<Stretch> stretches;
+  std::vector<BufferStretch> stretches;
   std::size_t bytes = 0;
   PageKind pages = PageKind::normal;
   std::vector<std::string> notes;
@@ -41,7 +41,9 @@ struct Plan {
   bool live = true;              // checked against the live machine, not a snapshot
 };
 
-[[noreturn]] void refuse(const Plan& plan, const std::string& why) { throw input_error(plan.what + ": " + why); }
+namespace {
+
+[[noreturn]] void refuse(const BufferPlan& plan, const std::string& why) { throw input_error(plan.what + ": " + why); }
 
 std::string size_text(std::size_t bytes) { return std::to_string(bytes) + " bytes"; }
 std::string node_text(int node) { return "node " + std::to_string(node); }
@@ -71,8 +73,8 @@ NodeSet node_ids(const Topology& topo) {
   return out;
 }
 
-Plan plan_for(const Topology& topo, std::string what, std::size_t bytes, PageKind pages) {
-  Plan plan{.what = std::move(what), .bytes = bytes, .pages = pages};
+BufferPlan plan_for(const Topology& topo, std::string what, std::size_t bytes, PageKind pages) {
+  BufferPlan plan{.what = std::move(what), .bytes = bytes, .pages = pages};
   plan.one_memory_node = memory_nodes(topo).count() <= 1;
   plan.live = topo.is_live();
   if (bytes == 0) refuse(plan, "the size is 0; nothing to allocate");
@@ -87,7 +89,7 @@ std::string no_such_node(const Topology& topo, int id) {
   return node_text(id) + " does not exist (the machine's nodes are " + node_ids(topo).to_list() + ")";
 }
 
-const Node& existing_node(const Topology& topo, const Plan& plan, int id) {
+const Node& existing_node(const Topology& topo, const BufferPlan& plan, int id) {
   const Node* n = topo.node(id);
   if (!n) refuse(plan, no_such_node(topo, id));
   // The kernel's allowed memory nodes never include a node without memory;
@@ -98,7 +100,7 @@ const Node& existing_node(const Topology& topo, const Plan& plan, int id) {
   return *n;
 }
 
-void check_capacity(const Plan& plan, std::uint64_t bytes, std::uint64_t memory, const std::string& holder) {
+void check_capacity(const BufferPlan& plan, std::uint64_t bytes, std::uint64_t memory, const std::string& holder) {
   if (bytes > memory)
     refuse(plan, "larger than the memory of " + holder + " (" + size_text(static_cast<std::size_t>(memory)) + ")");
 }
@@ -130,12 +132,12 @@ std::string kind_text(PageKind kind) {
 
 }  // namespace
 
-// Maps a Plan with the page kind it can get, falling back from explicit
+// Maps a BufferPlan with the page kind it can get, falling back from explicit
 // huge pages to THP to base pages, then binds every stretch, all before any
 // page is touched.
 class BufferMaker {
  public:
-  explicit BufferMaker(Plan plan) : plan_(std::move(plan)) {}
+  explicit BufferMaker(BufferPlan plan) : plan_(std::move(plan)) {}
 
   NumaBuffer make() {
     NumaBuffer b;
@@ -183,7 +185,7 @@ class BufferMaker {
     std::map<int, std::uint64_t> need;
     std::size_t offset = 0;
     for (std::size_t i = 0; i < plan_.stretches.size(); ++i) {
-      const Stretch& s = plan_.stretches[i];
+      const BufferStretch& s = plan_.stretches[i];
       const std::size_t bytes = i + 1 == plan_.stretches.size() ? round_up(plan_.bytes, huge) - offset : s.bytes;
       offset += bytes;
       if (s.mode == os::MemMode::bind || s.mode == os::MemMode::interleave) {
@@ -256,7 +258,7 @@ class BufferMaker {
   }
 
   bool interleaves() const {
-    for (const Stretch& s : plan_.stretches)
+    for (const BufferStretch& s : plan_.stretches)
       if (s.mode == os::MemMode::interleave) return true;
     return false;
   }
@@ -264,7 +266,7 @@ class BufferMaker {
   void bind(NumaBuffer& b) {
     std::size_t offset = 0;
     for (std::size_t i = 0; i < plan_.stretches.size(); ++i) {
-      const Stretch& s = plan_.stretches[i];
+      const BufferStretch& s = plan_.stretches[i];
       // The last stretch also covers the rounding up to whole pages.
       const std::size_t bytes = i + 1 == plan_.stretches.size() ? b.mapped_ - offset : s.bytes;
       if (s.mode && !bind_stretch(static_cast<char*>(b.data_) + offset, bytes, s)) return;
@@ -273,7 +275,7 @@ class BufferMaker {
   }
 
   // False when binding was skipped because the kernel cannot bind and it would change nothing.
-  bool bind_stretch(char* addr, std::size_t bytes, const Stretch& s) {
+  bool bind_stretch(char* addr, std::size_t bytes, const BufferStretch& s) {
     const int err = os::bind_memory(addr, bytes, *s.mode, s.nodes);
     if (err == 0) return true;
     if ((err == ENOSYS || err == EPERM) && plan_.one_memory_node) {
@@ -296,7 +298,7 @@ class BufferMaker {
     b.pages_ = pages;
   }
 
-  Plan plan_;
+  BufferPlan plan_;
   std::vector<std::string> reasons_;  // why a page kind asked for was not taken
 };
 
@@ -323,7 +325,7 @@ NumaBuffer::~NumaBuffer() { os::unmap(data_, mapped_); }
 NumaBuffer allocate_on_node(const Topology& topo, std::size_t bytes, int node, MemOptions opts) {
   const bool strict = opts.bind == MemBind::strict;
   const std::string what = size_text(bytes) + " on " + node_text(node) + (strict ? " (strict)" : " (preferred)");
-  Plan plan = plan_for(topo, what, bytes, opts.pages);
+  BufferPlan plan = plan_for(topo, what, bytes, opts.pages);
   const Node& n = existing_node(topo, plan, node);
   const std::size_t rounded = round_up(bytes, page_granule(opts.pages));
   if (strict) {
@@ -349,7 +351,7 @@ NumaBuffer allocate_on_node(const Topology& topo, std::size_t bytes, int node, M
 
 NumaBuffer allocate_interleaved(const Topology& topo, std::size_t bytes, const NodeSet& nodes, MemOptions opts) {
   const NodeSet asked = nodes.empty() ? memory_nodes(topo) : nodes;
-  Plan plan = plan_for(topo, size_text(bytes) + " interleaved over nodes " + asked.to_list(), bytes, opts.pages);
+  BufferPlan plan = plan_for(topo, size_text(bytes) + " interleaved over nodes " + asked.to_list(), bytes, opts.pages);
   NodeSet used;
   for (int id : asked)
     if (existing_node(topo, plan, id).has_memory()) used.set(id);
@@ -382,7 +384,7 @@ struct PartTargets {
 };
 
 // A part as a stretch, bound to its node or to where that node's memory goes (noted once per node).
-Stretch stretch_of(const Topology& topo, Plan& plan, const MemPart& part, PartTargets& targets) {
+BufferStretch stretch_of(const Topology& topo, BufferPlan& plan, const MemPart& part, PartTargets& targets) {
   if (part.node == -1) return {.bytes = part.bytes};
   const Node* n = topo.node(part.node);
   if (!n) refuse(plan, no_such_node(topo, part.node));
@@ -401,7 +403,7 @@ Stretch stretch_of(const Topology& topo, Plan& plan, const MemPart& part, PartTa
 NumaBuffer allocate_parts(const Topology& topo, const std::vector<MemPart>& parts, MemOptions opts) {
   const std::size_t total = total_of(parts);
   const std::string count = parts.size() == 1 ? "1 part" : std::to_string(parts.size()) + " parts";
-  Plan plan = plan_for(topo, size_text(total) + " in " + count, total, opts.pages);
+  BufferPlan plan = plan_for(topo, size_text(total) + " in " + count, total, opts.pages);
   const std::size_t granule = page_granule(opts.pages);
   PartTargets targets;
   for (std::size_t i = 0; i < parts.size(); ++i) {
@@ -409,7 +411,7 @@ NumaBuffer allocate_parts(const Topology& topo, const std::vector<MemPart>& part
       refuse(plan, "part " + std::to_string(i) + " (" + size_text(parts[i].bytes) + ") is not a multiple of the " +
                        kb_text(granule) + " page");
     if (parts[i].bytes == 0) continue;
-    Stretch s = stretch_of(topo, plan, parts[i], targets);
+    BufferStretch s = stretch_of(topo, plan, parts[i], targets);
     // Neighbours with the same binding are one mbind (and one kernel VMA).
     if (!plan.stretches.empty() && plan.stretches.back().same_binding(s))
       plan.stretches.back().bytes += s.bytes;
