@@ -16,6 +16,7 @@ when QEMU, a kernel or a static busybox is missing, saying which.
 import argparse
 import glob
 import json
+import lzma
 import os
 import re
 import secrets
@@ -101,6 +102,7 @@ def load_machine(path):
     m["_owner"] = owner
     m["_offline"] = offline
     m["_taskset"] = guest.get("taskset", "").strip()
+    m["_filter"] = guest.get("filter", "")
     return m
 
 
@@ -167,6 +169,53 @@ def find_tools(args):
     if not is_static_elf(busybox):
         raise Skip(f"{busybox} is not a static binary ({SETUP_HINT}: package busybox-static; or set ULIBC_LAB_BUSYBOX)")
     return qemu, kernel, busybox
+
+
+# --- the kernel ----------------------------------------------------------------------------------------------------
+
+def has_pvh_entry(elf):
+    """True for an ELF kernel with the PVH entry note (name "Xen", type 18): QEMU boots it without its decompressor."""
+    if elf[:4] != b"\x7fELF" or elf[4] != 2:
+        return False
+    phoff, = struct.unpack_from("<Q", elf, 32)
+    phentsize, phnum = struct.unpack_from("<HH", elf, 54)
+    for i in range(phnum):
+        p_type, _, offset, _, _, size = struct.unpack_from("<IIQQQQ", elf, phoff + i * phentsize)
+        pos, end = offset, offset + size
+        while p_type == 4 and pos + 12 <= end:  # PT_NOTE: (name size, descriptor size, type, name, descriptor)...
+            namesz, descsz, kind = struct.unpack_from("<III", elf, pos)
+            if elf[pos + 12:pos + 12 + namesz].rstrip(b"\0") == b"Xen" and kind == 18:
+                return True
+            pos += 12 + (namesz + 3) // 4 * 4 + (descsz + 3) // 4 * 4
+    return False
+
+
+def bootable_kernel(kernel, cache):
+    """The kernel QEMU should boot: an xz-compressed bzImage's vmlinux where it has a PVH entry, else the kernel.
+
+    The bzImage's decompressor runs under emulation before the kernel starts (3-4 s of every boot, one emulated
+    processor); QEMU enters an uncompressed vmlinux directly. It is decompressed once into cache, named after the
+    kernel's size and time, and written under a temporary name first, so that machines booting side by side never
+    read half a file.
+    """
+    st = os.stat(kernel)
+    unpacked = os.path.join(cache, f"{os.path.basename(kernel)}-{st.st_size}-{st.st_mtime_ns}.vmlinux")
+    if os.path.exists(unpacked):
+        return unpacked
+    image = read(kernel)
+    start = image.find(b"\xfd7zXZ\x00")  # the xz stream's magic
+    if has_pvh_entry(image) or start < 0:
+        return kernel
+    try:
+        elf = lzma.LZMADecompressor(format=lzma.FORMAT_XZ).decompress(image[start:])
+    except lzma.LZMAError:
+        return kernel
+    if not has_pvh_entry(elf):
+        return kernel
+    with tempfile.NamedTemporaryFile(dir=cache, prefix=".vmlinux-", delete=False) as out:
+        out.write(elf)
+    os.replace(out.name, unpacked)
+    return unpacked
 
 
 # --- the initramfs -------------------------------------------------------------------------------------------------
@@ -286,12 +335,14 @@ def main():
     ap.add_argument("--machine", required=True, help="machine description (tests/numa_lab/machines/*.json)")
     ap.add_argument("--guest", help="the static guest test program (ulibc_lab_guest)")
     ap.add_argument("--skip", metavar="REASON", help="report a skip for REASON (the build could not make the guest)")
-    ap.add_argument("--filter", default="", help="gtest filter for the guest, e.g. 'Memory.*'")
+    ap.add_argument("--filter", default="",
+                    help="gtest filter for the guest, e.g. 'Memory.*' (default: the description's guest.filter)")
     ap.add_argument("--timeout", type=float, default=float(os.environ.get("ULIBC_LAB_TIMEOUT", 300)),
                     help="seconds before QEMU is killed (ULIBC_LAB_TIMEOUT, default 300)")
     ap.add_argument("--qemu", help="QEMU binary (ULIBC_LAB_QEMU; default qemu-system-x86_64 on PATH)")
     ap.add_argument("--kernel", help="kernel image (ULIBC_LAB_KERNEL; default the newest /boot/vmlinuz-*)")
     ap.add_argument("--busybox", help="static busybox (ULIBC_LAB_BUSYBOX; default busybox on PATH)")
+    ap.add_argument("--cache", help="directory that keeps the kernel decompressed between runs (default: none)")
     ap.add_argument("--accel", default=os.environ.get("ULIBC_LAB_ACCEL", "tcg,thread=multi"),
                     help="QEMU -accel value (ULIBC_LAB_ACCEL, default tcg,thread=multi)")
     ap.add_argument("--append", default="", help="more kernel parameters, e.g. transparent_hugepage=never")
@@ -310,20 +361,24 @@ def main():
         if not args.guest or not os.access(args.guest, os.R_OK) or not is_static_elf(args.guest):
             raise Fail(f"guest program {args.guest} is missing or not static (build the ulibc_lab_guest target)")
         nonce = secrets.token_hex(8)
-        guest_args = ["--gtest_color=no"] + ([f"--gtest_filter={args.filter}"] if args.filter else [])
+        checks = args.filter or m["_filter"]
+        guest_args = ["--gtest_color=no"] + ([f"--gtest_filter={checks}"] if checks else [])
         with tempfile.TemporaryDirectory(prefix="ulibc-lab-") as tmp:
             initrd = os.path.join(args.keep or tmp, f"{m['name']}.cpio")
             if args.keep:
                 os.makedirs(args.keep, exist_ok=True)
             build_initramfs(initrd, m, args.machine, args.guest, busybox, nonce, guest_args, args.shell)
+            boot_kernel = bootable_kernel(kernel, args.cache or tmp)
             cmd = [qemu, "-accel", args.accel] + qemu_shape(m) + [
-                "-kernel", kernel, "-initrd", initrd,
+                "-kernel", boot_kernel, "-initrd", initrd,
                 "-append", " ".join([KERNEL_ARGS, args.append]).strip(),
                 "-nodefaults", "-display", "none", "-no-reboot",
                 "-serial", "mon:stdio" if args.shell else "stdio"]
             if args.print_command or args.keep:
                 print(f"{label}: " + " ".join(cmd), flush=True)
-            print(f"{label}: {m.get('about', '')}; booting {os.path.basename(kernel)} under {args.accel}", flush=True)
+            how = " (decompressed, through its PVH entry)" if boot_kernel != kernel else ""
+            print(f"{label}: {m.get('about', '')}; booting {os.path.basename(kernel)}{how} under {args.accel}",
+                  flush=True)
             start = time.monotonic()
             end_re = re.compile(r"ULIBC_LAB_END " + nonce + r" status=(\d+)")
             lines, errors, status, timed_out = boot(cmd, args.timeout, end_re, args.shell)
