@@ -121,7 +121,7 @@ tsan() {
 phase setup bash scripts/setup.sh test
 phase style bash scripts/check_style.sh
 phase release release
-phase fuzz bash scripts/fuzz.sh "${ULIBC_FUZZ_SECONDS:-30}"
+phase fuzz bash scripts/fuzz.sh "${ULIBC_FUZZ_SECONDS:-15}"
 phase asan asan
 phase blas blas
 phase tsan tsan
