@@ -74,13 +74,14 @@ release() {
 
 # The SDP solver's end game must reach the same answers whichever BLAS kernels round its products (docs/SDP.md):
 # its tests (kernels.sdp.*) again under OpenBLAS's kernels for AVX, AVX2 and AVX-512, each where the processor has it.
+# Control5 solved again on one and three threads asks about teams, not rounding: it was a third of each round.
 blas() {
   local flag type
   for flag in avx:SandyBridge avx2:Haswell avx512f:SkylakeX; do
     type=${flag#*:}
     if grep -qw "${flag%%:*}" /proc/cpuinfo; then
       echo "ci: OPENBLAS_CORETYPE=$type"
-      OPENBLAS_CORETYPE=$type run_tests build-asan -R '^kernels\.sdp\.'
+      OPENBLAS_CORETYPE=$type run_tests build-asan -R '^kernels\.sdp\.' -E 'OnOneAndThreeThreads'
     fi
   done
 }
