@@ -23,11 +23,11 @@ Layout::Layout(Vertex n, int threads)
 Layout::Layout(Vertex n, const Mapping& map) : n_(n) {
   // A bitmap page holds page_size() * 8 vertices; that many int32 parents are 32 whole pages.
   const std::size_t vertices_per_bitmap_page = page_size() * 8;
-  const NodePartition split(map, static_cast<std::size_t>(n), vertices_per_bitmap_page);
+  const NodePartition split(map, n, vertices_per_bitmap_page);
   first_.push_back(0);
   for (int k = 0; k < split.nodes(); ++k) first_.push_back(static_cast<Vertex>(split.node_range(k).end));
   const bool bound = map.policy().kind() != PolicyKind::none;  // under none threads run anywhere: first touch
-  for (int k = 0; k < split.nodes(); ++k) node_.push_back(bound ? map.node_ids()[static_cast<std::size_t>(k)] : -1);
+  for (int k = 0; k < split.nodes(); ++k) node_.push_back(bound ? map.node_ids()[k] : -1);
   for (const Placement& p : map.threads()) {
     part_of_.push_back(p.node_index);
     rank_.push_back(p.ordcore);
@@ -44,51 +44,42 @@ void Layout::index_owners(int shift) {
       std::fill(owner_.begin() + (first(p) >> shift), owner_.begin() + ((last(p) - 1) >> shift) + 1, p);
 }
 
-Interval Layout::word_slice(int t) const {
-  return even_share(words_of(part_of(t)), static_cast<std::size_t>(rank(t)),
-                    static_cast<std::size_t>(threads_of(part_of(t))));
-}
-
 std::vector<std::size_t> Layout::vertex_counts() const {
   std::vector<std::size_t> counts;
-  for (int p = 0; p < parts(); ++p) counts.push_back(static_cast<std::size_t>(last(p) - first(p)));
+  for (int p = 0; p < parts(); ++p) counts.push_back(last(p) - first(p));
   return counts;
 }
 
 std::vector<std::size_t> Layout::word_counts() const {
   std::vector<std::size_t> counts;
-  for (int p = 0; p < parts(); ++p) counts.push_back(static_cast<std::size_t>(words_of(p).size()));
+  for (int p = 0; p < parts(); ++p) counts.push_back(words_of(p).size());
   return counts;
 }
 
 void SearchGraph::allocate(const Layout& layout, const Topology* topo) {
   for (int p = 0; p < layout.parts(); ++p) {
     const std::vector<int> node{layout.node(p)};
-    const auto vertices = static_cast<std::size_t>(layout.last(p) - layout.first(p));
-    offsets_.emplace_back(topo, std::vector<std::size_t>{vertices + 1}, node);
-    neighbours_.emplace_back();
-    top_.emplace_back(topo, std::vector<std::size_t>{vertices}, node);
+    const std::size_t vertices = layout.last(p) - layout.first(p);
+    PartStore& part = store_.emplace_back(PartStore{.offsets = {topo, std::vector<std::size_t>{vertices + 1}, node},
+                                                    .neighbours = {},
+                                                    .top = {topo, std::vector<std::size_t>{vertices}, node}});
     parts_.push_back({.first = layout.first(p),
                       .last = layout.last(p),
-                      .offsets = offsets_.back().data(),
+                      .offsets = part.offsets.data(),
                       .neighbours = nullptr,
-                      .top = top_.back().data()});
+                      .top = part.top.data()});
   }
 }
 
 void SearchGraph::allocate_arcs(const Layout& layout, const Topology* topo, int p, std::size_t arcs) {
-  const auto i = static_cast<std::size_t>(p);
-  neighbours_[i] = PartArray<Vertex>(topo, std::vector<std::size_t>{arcs}, std::vector<int>{layout.node(p)});
-  parts_[i].neighbours = neighbours_[i].data();
+  store(p).neighbours = PartArray<Vertex>(topo, std::vector<std::size_t>{arcs}, std::vector<int>{layout.node(p)});
+  view(p).neighbours = store(p).neighbours.data();
 }
 
 SearchGraph::SearchGraph(const CsrGraph& g, const Layout& layout, const Topology* topo) : arcs_(g.arcs()) {
-  const auto& o = g.offsets();
+  const EdgeIndex* o = g.offsets().data();
   allocate(layout, topo);
-  for (int p = 0; p < layout.parts(); ++p)
-    allocate_arcs(layout, topo, p,
-                  static_cast<std::size_t>(o[static_cast<std::size_t>(layout.last(p))] -
-                                           o[static_cast<std::size_t>(layout.first(p))]));
+  for (int p = 0; p < layout.parts(); ++p) allocate_arcs(layout, topo, p, o[layout.last(p)] - o[layout.first(p)]);
   run_parallel(layout, [&](int t) { copy_slice(g, layout, t); });
   run_parallel(layout, [&](int t) { order_slice(layout, t); });
 }
@@ -126,8 +117,8 @@ void SearchGraph::copy_slice(const CsrGraph& g, const Layout& layout, int t) {
   const EdgeIndex* o = g.offsets().data();
   const std::int64_t begin = share_start(o + first + 1, o[first], last - first, r, k);
   const std::int64_t end = share_start(o + first + 1, o[first], last - first, r + 1, k);
-  auto* offsets = offsets_[static_cast<std::size_t>(p)].data();
-  auto* neighbours = neighbours_[static_cast<std::size_t>(p)].data();
+  auto* offsets = store(p).offsets.data();
+  auto* neighbours = store(p).neighbours.data();
   for (std::int64_t i = begin; i < end; ++i) {
     const Vertex v = static_cast<Vertex>(first + i);
     offsets[i] = o[v] - o[first];
@@ -142,20 +133,20 @@ void SearchGraph::copy_slice(const CsrGraph& g, const Layout& layout, int t) {
 void SearchGraph::order_slice(const Layout& layout, int t) {
   const int p = layout.part_of(t);
   const int k = layout.threads_of(p), r = layout.rank(t);
-  const GraphPart& part = parts_[static_cast<std::size_t>(p)];
+  const GraphPart& part = view(p);
   const std::int64_t vertices = part.last - part.first;
   const std::int64_t begin = share_start(part.offsets + 1, 0, vertices, r, k);
   const std::int64_t end = share_start(part.offsets + 1, 0, vertices, r + 1, k);
-  auto* neighbours = neighbours_[static_cast<std::size_t>(p)].data();
-  auto* top = top_[static_cast<std::size_t>(p)].data();
+  auto* neighbours = store(p).neighbours.data();
+  auto* top = store(p).top.data();
   std::vector<std::uint64_t> keys;
   for (std::int64_t i = begin; i < end; ++i) {
     Vertex* list = neighbours + part.offsets[i];
-    const auto degree = static_cast<std::size_t>(part.offsets[i + 1] - part.offsets[i]);
+    const std::size_t degree = part.offsets[i + 1] - part.offsets[i];
     // Sorting keys that hold the degree needs no look-up per comparison.
     keys.clear();
     for (std::size_t j = 0; j < degree; ++j)
-      keys.push_back(by_degree_key(parts_[static_cast<std::size_t>(layout.owner(list[j]))].degree(list[j]), list[j]));
+      keys.push_back(by_degree_key(view(layout.owner(list[j])).degree(list[j]), list[j]));
     std::sort(keys.begin(), keys.end());
     for (std::size_t j = 0; j < degree; ++j) list[j] = static_cast<Vertex>(keys[j] & 0xffff'ffffu);
     top[i] = degree == 0 ? 0 : list[0];
@@ -182,14 +173,13 @@ SearchGraph::SearchGraph(const graph::Tuples& tuples, const Layout& layout, cons
 
 // Thread t's share of the tuples.
 Interval SearchGraph::tuple_share(const graph::Tuples& tuples, const Layout& layout, int t) {
-  return even_share(Interval{0, tuples.size()}, static_cast<std::size_t>(t),
-                    static_cast<std::size_t>(layout.threads()));
+  return even_share(Interval{0, tuples.size()}, t, layout.threads());
 }
 
 // Vertex v's counter, then its cursor, in its part's offsets array; take() hands out its next slot.
 EdgeIndex& SearchGraph::counter(const Layout& layout, Vertex v) {
   const int p = layout.owner(v);
-  return offsets_[static_cast<std::size_t>(p)][v - layout.first(p)];
+  return store(p).offsets[v - layout.first(p)];
 }
 
 EdgeIndex SearchGraph::take(const Layout& layout, Vertex v) {
@@ -202,11 +192,8 @@ EdgeIndex SearchGraph::take(const Layout& layout, Vertex v) {
 EdgeIndex SearchGraph::count_arcs(const graph::Tuples& tuples, const Layout& layout) {
   run_parallel(layout, [&](int t) {
     const int p = layout.part_of(t);
-    const Interval share =
-        even_share(Interval{0, layout.last(p) - layout.first(p) + 1}, static_cast<std::size_t>(layout.rank(t)),
-                   static_cast<std::size_t>(layout.threads_of(p)));
-    std::fill(offsets_[static_cast<std::size_t>(p)].data() + share.begin,
-              offsets_[static_cast<std::size_t>(p)].data() + share.end, EdgeIndex{0});
+    const Interval share = layout.slice(Interval{0, layout.last(p) - layout.first(p) + 1}, t);
+    std::fill(store(p).offsets.data() + share.begin, store(p).offsets.data() + share.end, EdgeIndex{0});
   });
   std::atomic<EdgeIndex> loops{0};
   run_parallel(layout, [&](int t) {
@@ -230,17 +217,17 @@ EdgeIndex SearchGraph::count_arcs(const graph::Tuples& tuples, const Layout& lay
 // list: afterwards entry i is where list i ends.
 void SearchGraph::place_arcs(const graph::Tuples& tuples, const Layout& layout, const Topology* topo) {
   for (int p = 0; p < layout.parts(); ++p) {
-    EdgeIndex* o = offsets_[static_cast<std::size_t>(p)].data();
+    EdgeIndex* o = store(p).offsets.data();
     EdgeIndex running = 0;
     for (std::int64_t i = 0; i <= layout.last(p) - layout.first(p); ++i) running += std::exchange(o[i], running);
-    allocate_arcs(layout, topo, p, static_cast<std::size_t>(running));
+    allocate_arcs(layout, topo, p, running);
   }
   run_parallel(layout, [&](int t) {
     const Interval share = tuple_share(tuples, layout, t);
     tuples.for_each(share.begin, share.end, [&](std::int64_t, graph::Edge e) {
       if (e.u == e.v) return;
-      neighbours_[static_cast<std::size_t>(layout.owner(e.u))][take(layout, e.u)] = e.v;
-      neighbours_[static_cast<std::size_t>(layout.owner(e.v))][take(layout, e.v)] = e.u;
+      store(layout.owner(e.u)).neighbours[take(layout, e.u)] = e.v;
+      store(layout.owner(e.v)).neighbours[take(layout, e.v)] = e.u;
     });
   });
 }
@@ -254,25 +241,25 @@ struct SearchGraph::ListShare {
 // Each thread sorts its share of its part's lists by id and closes up the distinct arcs at the front of its share;
 // the list's length goes to top for the while.
 std::vector<SearchGraph::ListShare> SearchGraph::dedupe_lists(const Layout& layout) {
-  std::vector<ListShare> shares(static_cast<std::size_t>(layout.threads()));
+  std::vector<ListShare> shares(layout.threads());
   const int bits =
       layout.vertices() > 1 ? static_cast<int>(std::bit_width(static_cast<std::uint64_t>(layout.vertices() - 1))) : 0;
   run_parallel(layout, [&](int t) {
     const int p = layout.part_of(t);
     const int k = layout.threads_of(p), r = layout.rank(t);
     const std::int64_t vertices = layout.last(p) - layout.first(p);
-    const EdgeIndex* end = offsets_[static_cast<std::size_t>(p)].data();
-    Vertex* arcs = neighbours_[static_cast<std::size_t>(p)].data();
-    Vertex* top = top_[static_cast<std::size_t>(p)].data();
+    const EdgeIndex* end = store(p).offsets.data();
+    Vertex* arcs = store(p).neighbours.data();
+    Vertex* top = store(p).top.data();
     const std::int64_t begin = share_start(end, 0, vertices, r, k), stop = share_start(end, 0, vertices, r + 1, k);
-    ListShare& mine = shares[static_cast<std::size_t>(t)];
+    ListShare& mine = shares[t];
     mine.first = begin;
     mine.from = begin == 0 ? 0 : end[begin - 1];
     EdgeIndex out = mine.from;
     std::vector<Vertex> scratch;
     for (std::int64_t i = begin; i < stop; ++i) {
       const EdgeIndex from = i == 0 ? 0 : end[i - 1];
-      const std::span<Vertex> list(arcs + from, static_cast<std::size_t>(end[i] - from));
+      const std::span<Vertex> list(arcs + from, end[i] - from);
       graph::sort_ids(list, bits, scratch);
       const EdgeIndex before = out;
       Vertex last = -1;  // ids are never negative
@@ -288,11 +275,11 @@ std::vector<SearchGraph::ListShare> SearchGraph::dedupe_lists(const Layout& layo
 // Per part, the lists' final offsets from their lengths, then the shares, in rank order, moved down to their final
 // places: each lands below the next one's start.
 void SearchGraph::close_up(const Layout& layout, const std::vector<ListShare>& shares) {
-  std::vector<int> by_rank(static_cast<std::size_t>(layout.threads()));
+  std::vector<int> by_rank(layout.threads());
   for (int p = 0; p < layout.parts(); ++p) {
     const std::int64_t vertices = layout.last(p) - layout.first(p);
-    EdgeIndex* o = offsets_[static_cast<std::size_t>(p)].data();
-    const Vertex* degree = top_[static_cast<std::size_t>(p)].data();
+    EdgeIndex* o = store(p).offsets.data();
+    const Vertex* degree = store(p).top.data();
     EdgeIndex running = 0;
     for (std::int64_t i = 0; i < vertices; ++i) {
       o[i] = running;
@@ -300,25 +287,23 @@ void SearchGraph::close_up(const Layout& layout, const std::vector<ListShare>& s
     }
     o[vertices] = running;
     arcs_ += running;
-    Vertex* arcs = neighbours_[static_cast<std::size_t>(p)].data();
+    Vertex* arcs = store(p).neighbours.data();
     for (int t = 0; t < layout.threads(); ++t)
-      if (layout.part_of(t) == p) by_rank[static_cast<std::size_t>(layout.rank(t))] = t;
+      if (layout.part_of(t) == p) by_rank[layout.rank(t)] = t;
     for (int r = 0; r < layout.threads_of(p); ++r) {
-      const ListShare& s = shares[static_cast<std::size_t>(by_rank[static_cast<std::size_t>(r)])];
+      const ListShare& s = shares[by_rank[r]];
       if (s.length > 0 && o[s.first] != s.from)
-        std::memmove(arcs + o[s.first], arcs + s.from, static_cast<std::size_t>(s.length) * sizeof(Vertex));
+        std::memmove(arcs + o[s.first], arcs + s.from, s.length * sizeof(Vertex));
     }
     // The room the duplicates took goes back where the allocation allows.
-    neighbours_[static_cast<std::size_t>(p)].shrink(static_cast<std::size_t>(running));
-    parts_[static_cast<std::size_t>(p)].neighbours = neighbours_[static_cast<std::size_t>(p)].data();
+    store(p).neighbours.shrink(running);
+    view(p).neighbours = store(p).neighbours.data();
   }
 }
 
 std::size_t SearchGraph::bytes() const {
   std::size_t total = 0;
-  for (const auto& a : offsets_) total += a.bytes();
-  for (const auto& a : neighbours_) total += a.bytes();
-  for (const auto& a : top_) total += a.bytes();
+  for (const PartStore& part : store_) total += part.offsets.bytes() + part.neighbours.bytes() + part.top.bytes();
   return total;
 }
 

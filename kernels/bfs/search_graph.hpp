@@ -52,22 +52,24 @@ class Layout {
 
   Vertex vertices() const { return n_; }
   int parts() const { return static_cast<int>(first_.size()) - 1; }
-  Vertex first(int p) const { return first_[static_cast<std::size_t>(p)]; }
-  Vertex last(int p) const { return first_[static_cast<std::size_t>(p) + 1]; }
+  Vertex first(int p) const { return first_[p]; }
+  Vertex last(int p) const { return first_[p + 1]; }
   // The bitmap words of part p (the last one may end in bits beyond n).
   Interval words_of(int p) const { return {word_of(first(p)), words_for(last(p))}; }
   // The OS node part p's memory is bound to; -1: placed by first touch.
-  int node(int p) const { return node_[static_cast<std::size_t>(p)]; }
+  int node(int p) const { return node_[p]; }
   // The part holding v: a table lookup, since boundaries are multiples of 2^shift.
-  int owner(Vertex v) const { return owner_[static_cast<std::size_t>(v >> shift_)]; }
+  int owner(Vertex v) const { return owner_[v >> shift_]; }
 
   int threads() const { return static_cast<int>(part_of_.size()); }
-  int part_of(int t) const { return part_of_[static_cast<std::size_t>(t)]; }
-  int rank(int t) const { return rank_[static_cast<std::size_t>(t)]; }
-  int threads_of(int p) const { return threads_of_[static_cast<std::size_t>(p)]; }
+  int part_of(int t) const { return part_of_[t]; }
+  int rank(int t) const { return rank_[t]; }
+  int threads_of(int p) const { return threads_of_[p]; }
+  // Thread t's equal share of `whole`, a range of its part, among the part's threads.
+  Interval slice(Interval whole, int t) const { return even_share(whole, rank(t), threads_of(part_of(t))); }
   // Thread t's equal share of its part's words, for work split statically
   // (initialisation, first touch).
-  Interval word_slice(int t) const;
+  Interval word_slice(int t) const { return slice(words_of(part_of(t)), t); }
   // Elements per part of a per-vertex array and of a bitmap, and the parts'
   // nodes: a PartArray's arguments.
   std::vector<std::size_t> vertex_counts() const;
@@ -187,7 +189,7 @@ class SearchGraph {
   SearchGraph(const graph::Tuples& tuples, const Layout& layout, const Topology* topo,
               graph::BuildReport* report = nullptr);
 
-  const GraphPart& part(int p) const { return parts_[static_cast<std::size_t>(p)]; }
+  const GraphPart& part(int p) const { return parts_[p]; }
   EdgeIndex arcs() const { return arcs_; }
   std::size_t bytes() const;  // of the parts' arrays, as allocated
 
@@ -206,11 +208,18 @@ class SearchGraph {
   EdgeIndex& counter(const Layout& layout, Vertex v);
   EdgeIndex take(const Layout& layout, Vertex v);
 
+  // A part's arrays, on its node; parts_ holds the views of them that the searches read.
+  struct PartStore {
+    PartArray<EdgeIndex> offsets;
+    PartArray<Vertex> neighbours, top;
+  };
+  // Part p (numbered as Layout numbers parts): its arrays and its view.
+  PartStore& store(int p) { return store_[p]; }
+  GraphPart& view(int p) { return parts_[p]; }
+
   EdgeIndex arcs_ = 0;
   std::vector<GraphPart> parts_;
-  std::vector<PartArray<EdgeIndex>> offsets_;
-  std::vector<PartArray<Vertex>> neighbours_;
-  std::vector<PartArray<Vertex>> top_;
+  std::vector<PartStore> store_;
 };
 
 // Runs body(thread) on an OpenMP team of layout.threads(). Error(input)
