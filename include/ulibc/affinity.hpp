@@ -93,7 +93,7 @@ inline TeamBinding bind_openmp_team(const Mapping& map, OutsideRule rule = outsi
   {
     const int t = omp_get_thread_num();
     if (t == 0) team = omp_get_num_threads();
-    errors[static_cast<std::size_t>(t)] = detail::bind_openmp_member(map, t, binding);
+    errors[t] = detail::bind_openmp_member(map, t, binding);
   }
   detail::finish_openmp_binding(map, team, errors);
   return binding;

@@ -112,7 +112,7 @@ struct Engine {
     const Interval v = vertices_of(t);
     std::fill(state.parent.data() + v.begin, state.parent.data() + v.end, kUnreached);
     std::fill(state.queue.data() + v.begin, state.queue.data() + v.end, 0);
-    blocks[static_cast<std::size_t>(t)] = QueueBlocks(layout.parts());
+    blocks[t] = QueueBlocks(layout.parts());
   }
 
   // The vertices of thread t's word slice.
@@ -147,7 +147,7 @@ class Searcher {
         t_(thread),
         p_(l_.part_of(thread)),
         mine_(engine.graph.part(p_)),
-        blocks_(engine.blocks[static_cast<std::size_t>(thread)]),
+        blocks_(engine.blocks[thread]),
         root_(root),
         params_(params),
         end_(static_cast<std::size_t>(l_.parts()), 0) {}
@@ -316,9 +316,9 @@ class Searcher {
     found_total_ = e_.totals.found[now].load(std::memory_order_relaxed);
     scout_total_ = e_.totals.scout[now].load(std::memory_order_relaxed);
     for (int p = 0; p < l_.parts(); ++p) {
-      const std::int64_t begin = end_[static_cast<std::size_t>(p)];
-      end_[static_cast<std::size_t>(p)] += e_.appends[p].added[now].load(std::memory_order_relaxed);
-      if (p == p_) window_ = {begin, end_[static_cast<std::size_t>(p)]};
+      const std::int64_t begin = end_[p];
+      end_[p] += e_.appends[p].added[now].load(std::memory_order_relaxed);
+      if (p == p_) window_ = {begin, end_[p]};
     }
     ++phase_;
     if (l_.rank(t_) == 0) {
@@ -335,7 +335,7 @@ class Searcher {
   void append(int p, std::span<const Vertex> block) {
     const std::int64_t at =
         e_.appends[p].added[slot(phase_)].fetch_add(static_cast<std::int64_t>(block.size()), std::memory_order_relaxed);
-    std::copy(block.begin(), block.end(), s_.queue.data() + l_.first(p) + end_[static_cast<std::size_t>(p)] + at);
+    std::copy(block.begin(), block.end(), s_.queue.data() + l_.first(p) + end_[p] + at);
   }
   struct Appender {
     Searcher* searcher;

@@ -243,9 +243,7 @@ class BfsBench final : public BenchKernel {
   // both from the bitmap of vertices with edges (dropped afterwards).
   void resolve_roots(const graph::Tuples& tuples, int threads) {
     const std::vector<std::uint64_t> has_edges = vertices_with_edges(tuples, threads);
-    const auto with_edges = [&](std::int64_t v) {
-      return (has_edges[static_cast<std::size_t>(v / 64)] >> (v % 64)) & 1u;
-    };
+    const auto with_edges = [&](std::int64_t v) { return (has_edges[v / 64] >> (v % 64)) & 1u; };
     const std::int64_t n = tuples.vertices();
     if (root_option_.empty()) {
       std::vector<Vertex> candidates;

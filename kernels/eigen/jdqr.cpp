@@ -65,13 +65,12 @@ class Small {
   DenseMatrix compact(int j) const {
     DenseMatrix out(static_cast<std::size_t>(j) * j);
     for (int c = 0; c < j; ++c)
-      for (int i = 0; i < j; ++i)
-        out[static_cast<std::size_t>(i + c * j)] = m_[static_cast<std::size_t>(i) + static_cast<std::size_t>(c) * ld_];
+      for (int i = 0; i < j; ++i) out[i + c * j] = m_[static_cast<std::size_t>(i) + static_cast<std::size_t>(c) * ld_];
     return out;
   }
   void assign(const DenseMatrix& a, int j) {
     for (int c = 0; c < j; ++c)
-      for (int i = 0; i < j; ++i) (*this)(i, c) = a[static_cast<std::size_t>(i + c * j)];
+      for (int i = 0; i < j; ++i) (*this)(i, c) = a[i + c * j];
   }
 
  private:
@@ -152,8 +151,7 @@ void Jdqr::read_diagonal() {
   const auto vals = a_.values();
   for (std::size_t i = 0; i < n_; ++i)
     for (auto k = start[i]; k < start[i + 1]; ++k)
-      if (static_cast<std::size_t>(cols[static_cast<std::size_t>(k)]) == i)
-        diag_[i] = vals[static_cast<std::size_t>(k)];
+      if (static_cast<std::size_t>(cols[k]) == i) diag_[i] = vals[k];
 }
 
 void Jdqr::apply_a(const Complex* x, Complex* y) {
@@ -196,9 +194,9 @@ void Jdqr::extend_projections() {
   const auto jj = static_cast<std::size_t>(j_);
   std::vector<Complex> c(jj + 1);
   zblas::zgemv(team_, zblas::Trans::conj_trans, jj + 1, 1.0, v_.col(0), n_, av_.col(j_), 0.0, c.data());
-  for (int i = 0; i <= j_; ++i) m_(i, j_) = c[static_cast<std::size_t>(i)];
+  for (int i = 0; i <= j_; ++i) m_(i, j_) = c[i];
   zblas::zgemv(team_, zblas::Trans::conj_trans, jj, 1.0, av_.col(0), n_, v_.col(j_), 0.0, c.data());
-  for (int i = 0; i < j_; ++i) m_(j_, i) = std::conj(c[static_cast<std::size_t>(i)]);
+  for (int i = 0; i < j_; ++i) m_(j_, i) = std::conj(c[i]);
   if (harmonic()) harmonic_column(j_);
 }
 
@@ -212,13 +210,13 @@ void Jdqr::harmonic_column(int c) {
   project_out(team_, q_, k_, x, coeff.data());
   zblas::zgemv(team_, zblas::Trans::conj_trans, cc + 1, 1.0, x_.col(0), n_, x, 0.0, p.data());
   for (int i = 0; i <= c; ++i) {
-    g_(i, c) = p[static_cast<std::size_t>(i)];
-    g_(c, i) = std::conj(p[static_cast<std::size_t>(i)]);
+    g_(i, c) = p[i];
+    g_(c, i) = std::conj(p[i]);
   }
   zblas::zgemv(team_, zblas::Trans::conj_trans, cc + 1, 1.0, x_.col(0), n_, v_.col(c), 0.0, p.data());
-  for (int i = 0; i <= c; ++i) h_(i, c) = p[static_cast<std::size_t>(i)];
+  for (int i = 0; i <= c; ++i) h_(i, c) = p[i];
   zblas::zgemv(team_, zblas::Trans::conj_trans, cc, 1.0, v_.col(0), n_, x, 0.0, p.data());
-  for (int i = 0; i < c; ++i) h_(c, i) = std::conj(p[static_cast<std::size_t>(i)]);
+  for (int i = 0; i < c; ++i) h_(c, i) = std::conj(p[i]);
 }
 
 Extracted Jdqr::extract() {
@@ -230,7 +228,7 @@ Extracted Jdqr::extract() {
   }
   DenseMatrix z = harmonic_directions(g_.compact(j_), h_.compact(j_), j_);
   const double norm = std::sqrt(std::real(adjoint_times(z, z, j_, 1, 1)[0]));
-  for (int i = 0; i < j_; ++i) z[static_cast<std::size_t>(i)] /= norm;
+  for (int i = 0; i < j_; ++i) z[i] /= norm;
   // theta: the Rayleigh quotient of u = V s, closer to the eigenvalue than the harmonic value itself.
   const Complex theta = adjoint_times(z, times(m, z, j_, j_, 1), j_, 1, 1)[0];
   return {std::move(z), false, theta};
@@ -273,9 +271,7 @@ void Jdqr::lock(const Extracted& e) {
     const DenseMatrix s1(e.z.begin(), e.z.begin() + j_);
     const DenseMatrix overlap = adjoint_times(s1, rest, j_, 1, j_ - 1);
     for (int c = 0; c < j_ - 1; ++c)
-      for (int i = 0; i < j_; ++i)
-        rest[static_cast<std::size_t>(i + c * j_)] -=
-            s1[static_cast<std::size_t>(i)] * overlap[static_cast<std::size_t>(c)];
+      for (int i = 0; i < j_; ++i) rest[i + c * j_] -= s1[i] * overlap[c];
     rest = orthonormal_columns(std::move(rest), j_, j_ - 1);
   }
   keep_directions(rest, j_ - 1);
@@ -416,17 +412,13 @@ std::string not_hermitian(const sparse::ComplexCsrMatrix& a) {
   const auto cols = a.columns();
   const auto vals = a.values();
   for (sparse::Index i = 0; i < a.rows(); ++i)
-    for (auto k = start[static_cast<std::size_t>(i)]; k < start[static_cast<std::size_t>(i) + 1]; ++k) {
-      const auto j = static_cast<sparse::Index>(cols[static_cast<std::size_t>(k)]);
-      const Complex v = vals[static_cast<std::size_t>(k)];
-      const auto row = cols.subspan(
-          static_cast<std::size_t>(start[static_cast<std::size_t>(j)]),
-          static_cast<std::size_t>(start[static_cast<std::size_t>(j) + 1] - start[static_cast<std::size_t>(j)]));
+    for (auto k = start[i]; k < start[static_cast<std::size_t>(i) + 1]; ++k) {
+      const auto j = static_cast<sparse::Index>(cols[k]);
+      const Complex v = vals[k];
+      const auto row = cols.subspan(static_cast<std::size_t>(start[j]),
+                                    static_cast<std::size_t>(start[static_cast<std::size_t>(j) + 1] - start[j]));
       const auto it = std::lower_bound(row.begin(), row.end(), static_cast<sparse::Column>(i));
-      const Complex mirror =
-          it != row.end() && *it == i
-              ? vals[static_cast<std::size_t>(start[static_cast<std::size_t>(j)] + (it - row.begin()))]
-              : Complex(0);
+      const Complex mirror = it != row.end() && *it == i ? vals[start[j] + (it - row.begin())] : Complex(0);
       if (std::abs(v - std::conj(mirror)) > 1e-12 * std::max(std::abs(v), std::abs(mirror)))
         return "entry (" + std::to_string(i + 1) + ", " + std::to_string(j + 1) + ") is not the conjugate of entry (" +
                std::to_string(j + 1) + ", " + std::to_string(i + 1) + ")";

@@ -132,8 +132,7 @@ Problem generate(const std::string& raw) {
       const auto n = order_of(spec, f[1]);
       sparse::PrescribedSpectrum p{{}, field_or(f, 2, 0.5), field_or(f, 3, 0.3)};
       p.eigenvalues.resize(static_cast<std::size_t>(n));
-      for (sparse::Index k = 0; k < n; ++k)
-        p.eigenvalues[static_cast<std::size_t>(k)] = {double(k + 1), 0.5 * std::sin(double(k + 1))};
+      for (sparse::Index k = 0; k < n; ++k) p.eigenvalues[k] = {double(k + 1), 0.5 * std::sin(double(k + 1))};
       return {raw, sparse::prescribed_spectrum_matrix(p), p.eigenvalues};
     }
   } catch (const Error& e) {

@@ -61,16 +61,14 @@ SortedSchur hermitian_schur(const DenseMatrix& m, int j, const SortKey& key) {
   zheev_("V", "U", &j, s.u.data(), &j, w.data(), work.data(), &lwork, rwork.data(), &info);
   check(info, "zheev");
   std::vector<int> order(static_cast<std::size_t>(j));
-  for (int i = 0; i < j; ++i) order[static_cast<std::size_t>(i)] = i;
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-    return key(w[static_cast<std::size_t>(a)]) < key(w[static_cast<std::size_t>(b)]);
-  });
+  for (int i = 0; i < j; ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return key(w[a]) < key(w[b]); });
   DenseMatrix sorted(s.u.size());
   for (int c = 0; c < j; ++c) {
-    const int from = order[static_cast<std::size_t>(c)];
+    const int from = order[c];
     std::copy_n(s.u.begin() + static_cast<std::ptrdiff_t>(at(0, from, j)), j,
                 sorted.begin() + static_cast<std::ptrdiff_t>(at(0, c, j)));
-    s.t[at(c, c, j)] = w[static_cast<std::size_t>(from)];
+    s.t[at(c, c, j)] = w[from];
   }
   s.u = std::move(sorted);
   return s;

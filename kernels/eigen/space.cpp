@@ -44,8 +44,7 @@ void multiply(const zblas::Team& team, const sparse::ComplexCsrMatrix& a, const 
   each_thread(team, [&](int, Range r) {
     for (std::size_t i = r.begin; i < r.end; ++i) {
       Complex s = 0;
-      for (auto k = start[i]; k < start[i + 1]; ++k)
-        s += vals[static_cast<std::size_t>(k)] * x[cols[static_cast<std::size_t>(k)]];
+      for (auto k = start[i]; k < start[i + 1]; ++k) s += vals[k] * x[cols[k]];
       y[i] = s;
     }
   });
@@ -74,7 +73,7 @@ void project_out(const zblas::Team& team, const Block& b, int cols, Complex* w, 
     zblas::zgemv(team, zblas::Trans::conj_trans, static_cast<std::size_t>(cols), 1.0, b.col(0), b.rows(), w, 0.0,
                  c.data());
     zblas::zgemv(team, zblas::Trans::none, static_cast<std::size_t>(cols), -1.0, b.col(0), b.rows(), c.data(), 1.0, w);
-    for (int i = 0; i < cols; ++i) coeff[i] += c[static_cast<std::size_t>(i)];
+    for (int i = 0; i < cols; ++i) coeff[i] += c[i];
   }
 }
 

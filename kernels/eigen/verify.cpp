@@ -15,8 +15,7 @@ std::vector<Complex> times(const sparse::ComplexCsrMatrix& a, const Complex* x) 
   const auto cols = a.columns();
   const auto vals = a.values();
   for (std::size_t i = 0; i < y.size(); ++i)
-    for (auto k = start[i]; k < start[i + 1]; ++k)
-      y[i] += vals[static_cast<std::size_t>(k)] * x[cols[static_cast<std::size_t>(k)]];
+    for (auto k = start[i]; k < start[i + 1]; ++k) y[i] += vals[k] * x[cols[k]];
   return y;
 }
 

@@ -100,7 +100,7 @@ void split_part(const Block& b, const Team& team, Keep keep, Local local, LocalR
   std::vector<Index> row_start(1, 0);
   for (std::size_t i = 0; i + 1 < b.row_start.size(); ++i) {
     Index n = 0;
-    for (Index k = b.row_start[i]; k < b.row_start[i + 1]; ++k) n += keep(b.columns[static_cast<std::size_t>(k)]);
+    for (Index k = b.row_start[i]; k < b.row_start[i + 1]; ++k) n += keep(b.columns[k]);
     row_start.push_back(row_start.back() + n);
   }
   part.row_start = TeamArray<Index>(team, static_cast<Index>(row_start.size()));
@@ -108,13 +108,13 @@ void split_part(const Block& b, const Team& team, Keep keep, Local local, LocalR
   part.values = TeamArray<double>(team, row_start.back(), row_start);
   team.run([&](int t, IndexRange<Index> rows) {
     for (Index i = rows.begin; i < rows.end; ++i) {
-      part.row_start[i] = row_start[static_cast<std::size_t>(i)];
-      Index out = row_start[static_cast<std::size_t>(i)];
-      for (Index k = b.row_start[static_cast<std::size_t>(i)]; k < b.row_start[static_cast<std::size_t>(i) + 1]; ++k) {
-        const Column c = b.columns[static_cast<std::size_t>(k)];
+      part.row_start[i] = row_start[i];
+      Index out = row_start[i];
+      for (Index k = b.row_start[i]; k < b.row_start[static_cast<std::size_t>(i) + 1]; ++k) {
+        const Column c = b.columns[k];
         if (!keep(c)) continue;
         part.columns[out] = local(c);
-        part.values[out++] = b.values[static_cast<std::size_t>(k)];
+        part.values[out++] = b.values[k];
       }
     }
     if (t == team.threads() - 1) part.row_start[rows.end] = row_start.back();

@@ -21,9 +21,7 @@ namespace ulibc::gmres {
 struct RowBlocks {
   std::vector<Index> first;  // ranks + 1 boundaries: rank r owns [first[r], first[r+1])
   int ranks() const { return static_cast<int>(first.size()) - 1; }
-  IndexRange<Index> of(int rank) const {
-    return {first[static_cast<std::size_t>(rank)], first[static_cast<std::size_t>(rank) + 1]};
-  }
+  IndexRange<Index> of(int rank) const { return {first[rank], first[static_cast<std::size_t>(rank) + 1]}; }
   int owner(Index row) const;
   // One value per row, as MPI's v-collectives take them: each rank's count and where its block starts.
   std::vector<int> counts() const;

@@ -35,7 +35,7 @@ Exchange::Exchange(const DistributedMatrix& a) : a_(a) {
     p.first = static_cast<int>(g);
     while (g < ghosts.size() && blocks.owner(ghosts[g]) == p.rank) ++g;
     p.count = static_cast<int>(g) - p.first;
-    want[static_cast<std::size_t>(p.rank)] = p.count;
+    want[p.rank] = p.count;
     recv_.push_back(p);
   }
   mpi::check(MPI_Alltoall(want.data(), 1, MPI_INT, owed.data(), 1, MPI_INT, a.comm()), "MPI_Alltoall");
@@ -63,8 +63,8 @@ Exchange::Exchange(const DistributedMatrix& a) : a_(a) {
   displs_ = blocks.displacements();
   send_to_.assign(static_cast<std::size_t>(ranks), nullptr);
   receive_from_.assign(static_cast<std::size_t>(ranks), nullptr);
-  for (const Peer& p : send_) send_to_[static_cast<std::size_t>(p.rank)] = &p;
-  for (const Peer& p : recv_) receive_from_[static_cast<std::size_t>(p.rank)] = &p;
+  for (const Peer& p : send_) send_to_[p.rank] = &p;
+  for (const Peer& p : recv_) receive_from_[p.rank] = &p;
   requests_.reserve(send_.size() + recv_.size());
 }
 
@@ -93,7 +93,7 @@ void Exchange::gather_whole(Comm how, const double* x_own, double* ghosts) {
       mpi::check(MPI_Bcast(whole_.data() + displs_[r], counts_[r], MPI_DOUBLE, r, comm), "MPI_Bcast");
   }
   const auto g = a_.ghosts();
-  for (std::size_t k = 0; k < g.size(); ++k) ghosts[k] = whole_[static_cast<std::size_t>(g[k])];
+  for (std::size_t k = 0; k < g.size(); ++k) ghosts[k] = whole_[g[k]];
 }
 
 double Exchange::start(Comm how, const double* x_own, double* ghosts) {
@@ -144,8 +144,8 @@ void Exchange::exchange_pairwise(const double* x_own, double* ghosts) {
   pack(x_own);
   const int ranks = a_.blocks().ranks(), me = a_.rank();
   for (int d = 1; d < ranks; ++d) {
-    const Peer* s = send_to_[static_cast<std::size_t>((me + d) % ranks)];
-    const Peer* r = receive_from_[static_cast<std::size_t>((me - d + ranks) % ranks)];
+    const Peer* s = send_to_[(me + d) % ranks];
+    const Peer* r = receive_from_[(me - d + ranks) % ranks];
     if (!s && !r) continue;
     mpi::check(MPI_Sendrecv(s ? s->buffer.data() : nullptr, s ? s->count : 0, MPI_DOUBLE, s ? s->rank : MPI_PROC_NULL,
                             kTag, r ? ghosts + r->first : nullptr, r ? r->count : 0, MPI_DOUBLE,

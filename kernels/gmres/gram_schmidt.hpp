@@ -65,7 +65,7 @@ int gram_schmidt(Orth how, Space& s, int k, typename Space::Vector& w, Scalar* h
       ++reductions;
       s.subtract(k, sums.data(), w);
       h[k + 1] = classical_pass(s, k, w, h, reductions);
-      for (int j = 0; j <= k; ++j) h[j] += sums[static_cast<std::size_t>(j)];
+      for (int j = 0; j <= k; ++j) h[j] += sums[j];
       break;
     }
     case Orth::mgs:
@@ -86,7 +86,7 @@ template <class Space>
 double orthogonality_loss(Space& s, int k) {
   const auto sums = s.dots(k, s.basis(k), false);
   double loss = std::abs(sums.back() - 1.0);
-  for (int j = 0; j < k; ++j) loss = std::max(loss, std::abs(sums[static_cast<std::size_t>(j)]));
+  for (int j = 0; j < k; ++j) loss = std::max(loss, std::abs(sums[j]));
   return loss;
 }
 

@@ -30,7 +30,7 @@ class SharedSpace {
 
   Vector& basis(int k) {
     while (static_cast<int>(v_.size()) <= k) v_.emplace_back(static_cast<std::size_t>(n_));
-    return v_[static_cast<std::size_t>(k)];
+    return v_[k];
   }
   Complex dot(const Vector& x, const Vector& y) const { return dot_(x.data(), y.data()); }
   std::vector<Complex> dots(int k, const Vector& w, bool with_length) {
@@ -65,7 +65,7 @@ class SharedSpace {
 #pragma omp parallel for schedule(static) if (n_ >= kMinParallelEntries)
     for (std::ptrdiff_t i = 0; i < n_; ++i) {
       Complex sum = 0;
-      for (int k = 0; k < j; ++k) sum += y[k] * v_[static_cast<std::size_t>(k)][i];
+      for (int k = 0; k < j; ++k) sum += y[k] * v_[k][i];
       r_[i] = sum;
     }
     const Complex* z = preconditioned(r_);

@@ -13,7 +13,7 @@ namespace ulibc::gmres {
 
 Vector& Basis::operator[](int k) {
   while (static_cast<int>(v_.size()) <= k) v_.emplace_back(team_, team_.rows());
-  return v_[static_cast<std::size_t>(k)];
+  return v_[k];
 }
 
 namespace {

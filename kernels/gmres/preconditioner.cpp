@@ -93,7 +93,7 @@ class BlockIlu0 final : public Preconditioner {
 
   void apply(const Vector& v, Vector& z) override {
     team_.run([&](int t, IndexRange<Index>) {
-      if (static_cast<std::size_t>(t) < blocks_.size()) solve(blocks_[static_cast<std::size_t>(t)], v, z);
+      if (static_cast<std::size_t>(t) < blocks_.size()) solve(blocks_[t], v, z);
     });
   }
 
@@ -130,7 +130,7 @@ class BlockIlu0 final : public Preconditioner {
   void factor_all() {
     std::vector<std::string> failures(blocks_.size());
     team_.run([&](int t, IndexRange<Index>) {
-      if (static_cast<std::size_t>(t) < blocks_.size()) failures[t] = factor(blocks_[static_cast<std::size_t>(t)]);
+      if (static_cast<std::size_t>(t) < blocks_.size()) failures[t] = factor(blocks_[t]);
     });
     for (const std::string& f : failures)
       if (!f.empty()) throw input_error(f);

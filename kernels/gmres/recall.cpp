@@ -37,7 +37,7 @@ std::uint64_t fingerprint_of_rows(const DistributedMatrix& a) {
       fingerprint(h, d.values[k]);
     }
     for (Index k = o.row_start[i]; k < o.row_start[i + 1]; ++k) {
-      fingerprint(h, a.ghosts()[static_cast<std::size_t>(o.columns[k])]);
+      fingerprint(h, a.ghosts()[o.columns[k]]);
       fingerprint(h, o.values[k]);
     }
   }

@@ -61,7 +61,7 @@ void multiply_rows(Kernel k, const LocalRows& part, IndexRange<Index> r, const d
 
 void add_listed_rows(Kernel k, const LocalRows& part, std::span<const Index> rows, const double* x, double* y) {
   product<true>(
-      k, part, static_cast<Index>(rows.size()), [rows](Index j) { return rows[static_cast<std::size_t>(j)]; }, x, y);
+      k, part, static_cast<Index>(rows.size()), [rows](Index j) { return rows[j]; }, x, y);
 }
 
 // The diagonal block needs only this rank's x, so it runs between start() and finish() (during the messages, for

@@ -33,7 +33,7 @@ class Team {
   Team(std::span<const Index> row_start, int threads);
   int threads() const { return static_cast<int>(shares_.size()); }
   Index rows() const { return rows_; }
-  IndexRange<Index> share(int thread) const { return shares_[static_cast<std::size_t>(thread)]; }
+  IndexRange<Index> share(int thread) const { return shares_[thread]; }
 
   // f(thread, share) on every thread of the team at once.
   template <class F>
@@ -58,7 +58,7 @@ class Team {
       double s = 0;
 #pragma omp simd reduction(+ : s)
       for (Index i = r.begin; i < r.end; ++i) s += term(i);
-      partial[static_cast<std::size_t>(t)] = s;
+      partial[t] = s;
     });
     double s = 0;
     for (const double p : partial) s += p;
@@ -77,19 +77,18 @@ class TeamArray {
   TeamArray() = default;
   // Thread t writes the positions of its rows: [offsets[share.begin], offsets[share.end]); `offsets` null: the
   // rows themselves (one value per row).
-  TeamArray(const Team& team, Index size, std::span<const Index> offsets = {})
-      : data_(new T[static_cast<std::size_t>(size)]), size_(size) {
+  TeamArray(const Team& team, Index size, std::span<const Index> offsets = {}) : data_(new T[size]), size_(size) {
     team.run([&](int, IndexRange<Index> r) {
-      const Index begin = offsets.empty() ? r.begin : offsets[static_cast<std::size_t>(r.begin)];
-      const Index end = offsets.empty() ? r.end : offsets[static_cast<std::size_t>(r.end)];
-      for (Index i = begin; i < end; ++i) data_[static_cast<std::size_t>(i)] = T{};
+      const Index begin = offsets.empty() ? r.begin : offsets[r.begin];
+      const Index end = offsets.empty() ? r.end : offsets[r.end];
+      for (Index i = begin; i < end; ++i) data_[i] = T{};
     });
   }
   T* data() { return data_.get(); }
   const T* data() const { return data_.get(); }
   Index size() const { return size_; }
-  T& operator[](Index i) { return data_[static_cast<std::size_t>(i)]; }
-  const T& operator[](Index i) const { return data_[static_cast<std::size_t>(i)]; }
+  T& operator[](Index i) { return data_[i]; }
+  const T& operator[](Index i) const { return data_[i]; }
   std::span<T> span() { return {data_.get(), static_cast<std::size_t>(size_)}; }
   std::span<const T> span() const { return {data_.get(), static_cast<std::size_t>(size_)}; }
 

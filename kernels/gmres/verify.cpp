@@ -25,10 +25,10 @@ double true_relative_residual(const DistributedMatrix& a, const Vector& b, const
     long double ax = 0;
     const LocalRows& d = a.diagonal();
     for (Index k = d.row_start[i]; k < d.row_start[i + 1]; ++k)
-      ax += static_cast<long double>(d.values[k]) * whole[static_cast<std::size_t>(first + d.columns[k])];
+      ax += static_cast<long double>(d.values[k]) * whole[first + d.columns[k]];
     const LocalRows& o = a.outside();
     for (Index k = o.row_start[i]; k < o.row_start[i + 1]; ++k)
-      ax += static_cast<long double>(o.values[k]) * whole[static_cast<std::size_t>(a.ghosts()[o.columns[k]])];
+      ax += static_cast<long double>(o.values[k]) * whole[a.ghosts()[o.columns[k]]];
     const long double r = b[i] - ax;
     sums[0] += r * r;
     sums[1] += static_cast<long double>(b[i]) * b[i];

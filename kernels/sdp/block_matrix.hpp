@@ -17,7 +17,7 @@ class BlockMatrix {
   explicit BlockMatrix(const std::vector<BlockShape>& shapes);
 
   int blocks() const { return static_cast<int>(shapes_.size()); }
-  const BlockShape& shape(int b) const { return shapes_[static_cast<std::size_t>(b)]; }
+  const BlockShape& shape(int b) const { return shapes_[b]; }
   std::span<double> block(int b) { return {values_.data() + offset_[b], offset_[b + 1] - offset_[b]}; }
   std::span<const double> block(int b) const { return {values_.data() + offset_[b], offset_[b + 1] - offset_[b]}; }
   std::span<const double> values() const { return values_; }

@@ -107,7 +107,7 @@ Problem random_problem(const RandomProblemSpec& spec) {
       for (int i = spec.blocks[b].diagonal ? j : 0; i <= j; ++i) own.push_back({b, {i, j}});
   for (int k = 1; k <= spec.m; ++k) {
     const double xk = normal(rng);
-    const auto& [own_block, own_at] = own[static_cast<std::size_t>(k - 1)];
+    const auto& [own_block, own_at] = own[k - 1];
     for (int b = 0; b < static_cast<int>(spec.blocks.size()); ++b) {
       if (b != own_block && rng() % 2) continue;  // each block but its own one at random
       const long count = entries_for(spec.blocks[b], rng);

@@ -228,7 +228,7 @@ class Reader {
     const int m = problem_.m(), blocks = static_cast<int>(problem_.blocks.size());
     const int matrix = bounded(first, "matrix number", 0, m, fmt::format("F_0..F_m, m = {}", m));
     const int block = bounded(entry_field(1), "block number", 1, blocks, fmt::format("nBLOCK = {}", blocks)) - 1;
-    const int size = problem_.blocks[static_cast<std::size_t>(block)].size;
+    const int size = problem_.blocks[block].size;
     const std::string range = fmt::format("block {} has size {}", block + 1, size);
     const int i = bounded(entry_field(2), "row", 1, size, range) - 1;
     const int j = bounded(entry_field(3), "column", 1, size, range) - 1;
@@ -241,7 +241,7 @@ class Reader {
   // An entry at (i, j) or its mirror, on the current line; zeros too, so that a zero and a nonzero for one
   // position contradict each other.
   void add(int matrix, int block, int i, int j, double value) {
-    if (problem_.blocks[static_cast<std::size_t>(block)].diagonal && i != j)
+    if (problem_.blocks[block].diagonal && i != j)
       fail(fmt::format("entry ({}, {}) of block {} is off the diagonal of an LP block", i + 1, j + 1, block + 1));
     entries_.push_back({matrix, block, std::min(i, j), std::max(i, j), value, cur_.line()});
   }
@@ -281,7 +281,7 @@ class Reader {
           if (v != 0) add(matrix, block, static_cast<int>(i), static_cast<int>(j), v);
           continue;
         }
-        const Given& mirror = upper_[static_cast<std::size_t>(j * s - j * (j - 1) / 2 + (i - j))];
+        const Given& mirror = upper_[j * s - j * (j - 1) / 2 + (i - j)];
         if (mirror.value != v)
           contradiction(matrix, block, static_cast<int>(j), static_cast<int>(i), v, cur_.line(), mirror);
       }
@@ -331,7 +331,7 @@ class Reader {
   }
 
   void store(const Located& e) {
-    std::vector<SparseBlock>& blocks = problem_.f[static_cast<std::size_t>(e.matrix)].blocks;
+    std::vector<SparseBlock>& blocks = problem_.f[e.matrix].blocks;
     if (blocks.empty() || blocks.back().block != e.block) blocks.push_back({e.block, {}});
     blocks.back().entries.push_back({e.i, e.j, e.value});
   }

@@ -29,24 +29,24 @@ class BinaryHeap {
   explicit BinaryHeap(Vertex vertices) : pos_(static_cast<std::size_t>(vertices), kAbsent) {}
 
   bool empty() const { return heap_.empty(); }
-  bool contains(Vertex v) const { return pos_[static_cast<std::size_t>(v)] != kAbsent; }
+  bool contains(Vertex v) const { return pos_[v] != kAbsent; }
 
   // Inserts v with `key`, or lowers its key to `key` if it is in the heap
   // with a larger one. Keys never rise.
   void push_or_decrease(Distance key, Vertex v) {
-    std::int32_t slot = pos_[static_cast<std::size_t>(v)];
+    std::int32_t slot = pos_[v];
     if (slot == kAbsent) {
       slot = static_cast<std::int32_t>(heap_.size());
       heap_.push_back({key, v});
     } else {
-      heap_[static_cast<std::size_t>(slot)].key = key;
+      heap_[slot].key = key;
     }
     sift_up(slot);
   }
 
   Entry pop() {
     const Entry top = heap_.front();
-    pos_[static_cast<std::size_t>(top.vertex)] = kAbsent;
+    pos_[top.vertex] = kAbsent;
     const Entry last = heap_.back();
     heap_.pop_back();
     if (!heap_.empty()) sift_down(last);
@@ -55,7 +55,7 @@ class BinaryHeap {
 
   // Empties the heap for a new search (only vertices still in it need resetting).
   void reset() {
-    for (const Entry& e : heap_) pos_[static_cast<std::size_t>(e.vertex)] = kAbsent;
+    for (const Entry& e : heap_) pos_[e.vertex] = kAbsent;
     heap_.clear();
   }
 
@@ -63,16 +63,16 @@ class BinaryHeap {
   static constexpr std::int32_t kAbsent = -1;  // a heap holds fewer than 2^31 vertices
 
   void place(std::int32_t slot, Entry e) {
-    heap_[static_cast<std::size_t>(slot)] = e;
-    pos_[static_cast<std::size_t>(e.vertex)] = slot;
+    heap_[slot] = e;
+    pos_[e.vertex] = slot;
   }
 
   void sift_up(std::int32_t slot) {
-    const Entry e = heap_[static_cast<std::size_t>(slot)];
+    const Entry e = heap_[slot];
     while (slot > 0) {
       const std::int32_t parent = (slot - 1) / 2;
-      if (heap_[static_cast<std::size_t>(parent)].key <= e.key) break;
-      place(slot, heap_[static_cast<std::size_t>(parent)]);
+      if (heap_[parent].key <= e.key) break;
+      place(slot, heap_[parent]);
       slot = parent;
     }
     place(slot, e);
@@ -83,10 +83,9 @@ class BinaryHeap {
     const auto n = static_cast<std::int32_t>(heap_.size());
     std::int32_t slot = 0;
     for (std::int32_t child = 1; child < n; child = 2 * slot + 1) {
-      if (child + 1 < n && heap_[static_cast<std::size_t>(child + 1)].key < heap_[static_cast<std::size_t>(child)].key)
-        ++child;
-      if (e.key <= heap_[static_cast<std::size_t>(child)].key) break;
-      place(slot, heap_[static_cast<std::size_t>(child)]);
+      if (child + 1 < n && heap_[child + 1].key < heap_[child].key) ++child;
+      if (e.key <= heap_[child].key) break;
+      place(slot, heap_[child]);
       slot = child;
     }
     place(slot, e);

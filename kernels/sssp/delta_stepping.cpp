@@ -76,12 +76,12 @@ bool DeltaStepping::improve(Distance& dist, Distance nd) const {
 
 void DeltaStepping::relax(const GraphView& g, Vertex u, std::size_t bucket, std::span<Distance> dist,
                           Worker& me) const {
-  const Distance du = std::atomic_ref(dist[static_cast<std::size_t>(u)]).load(std::memory_order_relaxed);
+  const Distance du = std::atomic_ref(dist[u]).load(std::memory_order_relaxed);
   // An entry left behind when u improved into a bucket already settled.
   if ((du >> shift_) != bucket) return;
   for (const graph::Arc& a : g.out(u)) {
     const Distance nd = du + a.weight;
-    if (!improve(dist[static_cast<std::size_t>(a.head)], nd)) continue;
+    if (!improve(dist[a.head], nd)) continue;
     me.buckets[(nd >> shift_) & (ring_ - 1)].push_back(a.head);
     // Its arcs are read when its bucket comes, a few phases on: start loading them now.
     __builtin_prefetch(g.arcs + g.offsets[a.head]);
@@ -114,12 +114,12 @@ void DeltaStepping::run(const GraphView& g, Vertex source, std::span<Distance> d
     if (omp_get_num_threads() != threads) {
       if (omp_get_thread_num() == 0) team = omp_get_num_threads();
     } else {
-      Worker& me = workers_[static_cast<std::size_t>(omp_get_thread_num())];
+      Worker& me = workers_[omp_get_thread_num()];
 #pragma omp for schedule(static)
-      for (std::int64_t v = 0; v < n; ++v) dist[static_cast<std::size_t>(v)] = graph::kUnreached;
+      for (std::int64_t v = 0; v < n; ++v) dist[v] = graph::kUnreached;
 #pragma omp single
       {
-        dist[static_cast<std::size_t>(source)] = 0;
+        dist[source] = 0;
         frontier_[0] = source;
       }
       std::size_t bucket = 0;

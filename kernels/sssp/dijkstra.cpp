@@ -32,7 +32,7 @@ Distance Dijkstra::distance(const GraphView& g, Vertex source, Vertex target, st
     search(*binary_, g, source, target, dist);
   else
     search(*radix_, g, source, target, dist);
-  return dist[static_cast<std::size_t>(target)];
+  return dist[target];
 }
 
 template <class Heap>
@@ -40,12 +40,12 @@ Reach Dijkstra::search(Heap& heap, const GraphView& g, Vertex source, Vertex tar
   std::fill(dist.begin(), dist.end(), kUnreached);
   heap.reset();
   Reach r;
-  dist[static_cast<std::size_t>(source)] = 0;
+  dist[source] = 0;
   insert(heap, 0, source);
   while (!heap.empty()) {
     const auto [d, u] = heap.pop();
     // A radix heap keeps an entry per improvement: only the last is current.
-    if (d != dist[static_cast<std::size_t>(u)]) continue;
+    if (d != dist[u]) continue;
     if (u == target) break;
     const std::span<const graph::Arc> arcs = g.out(u);
     r.checksum += d;
@@ -53,7 +53,7 @@ Reach Dijkstra::search(Heap& heap, const GraphView& g, Vertex source, Vertex tar
     r.arcs += static_cast<EdgeIndex>(arcs.size());
     for (const graph::Arc& a : arcs) {
       const Distance nd = d + a.weight;
-      Distance& dv = dist[static_cast<std::size_t>(a.head)];
+      Distance& dv = dist[a.head];
       if (nd < dv) {
         dv = nd;
         insert(heap, nd, a.head);

@@ -57,7 +57,7 @@ GraphCopies place_graph(const graph::WeightedGraph& g, const Topology& topo, con
   const bool placed = map.policy().kind() != PolicyKind::none;
   if (options.replicate && placed) {
     for (const int node : map.node_ids()) out.copies.emplace_back(g, topo, node, options.pages);
-    for (int t = 0; t < map.size(); ++t) out.copy_of_thread[static_cast<std::size_t>(t)] = map[t].node_index;
+    for (int t = 0; t < map.size(); ++t) out.copy_of_thread[t] = map[t].node_index;
   } else if (options.replicate || options.pages != PageKind::normal) {
     out.copies.emplace_back(g, topo, nodes_of(map), options.pages);
   }
@@ -108,10 +108,7 @@ ManyQueryResult run_many_queries(const graph::WeightedGraph& g, std::span<const 
       if (omp_get_thread_num() == 0) team = omp_get_num_threads();
     } else {
       const int t = omp_get_thread_num();
-      const graph::GraphView view =
-          copies.copies.empty()
-              ? g.view()
-              : copies.copies[static_cast<std::size_t>(copies.copy_of_thread[static_cast<std::size_t>(t)])].view();
+      const graph::GraphView view = copies.copies.empty() ? g.view() : copies.copies[copies.copy_of_thread[t]].view();
       std::optional<Worker> me;
       try {
         me.emplace(topo, map[t], g.vertices(), options.pages, options.queue);

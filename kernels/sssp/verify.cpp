@@ -14,8 +14,8 @@ using graph::kUnreached;
 Reach reach(const GraphView& g, std::span<const Distance> dist) {
   Reach r;
   for (Vertex v = 0; v < g.vertices; ++v) {
-    if (dist[static_cast<std::size_t>(v)] == kUnreached) continue;
-    r.checksum += dist[static_cast<std::size_t>(v)];
+    if (dist[v] == kUnreached) continue;
+    r.checksum += dist[v];
     ++r.vertices;
     r.arcs += g.offsets[v + 1] - g.offsets[v];
   }
@@ -27,15 +27,15 @@ std::vector<Distance> reference_distances(const GraphView& g, Vertex source) {
   std::vector<Distance> dist(static_cast<std::size_t>(g.vertices), kUnreached);
   using Item = std::pair<Distance, Vertex>;
   std::priority_queue<Item, std::vector<Item>, std::greater<>> queue;
-  dist[static_cast<std::size_t>(source)] = 0;
+  dist[source] = 0;
   queue.push({0, source});
   while (!queue.empty()) {
     const auto [d, u] = queue.top();
     queue.pop();
-    if (d > dist[static_cast<std::size_t>(u)]) continue;
+    if (d > dist[u]) continue;
     for (const graph::Arc& a : g.out(u)) {
-      if (d + a.weight < dist[static_cast<std::size_t>(a.head)]) {
-        dist[static_cast<std::size_t>(a.head)] = d + a.weight;
+      if (d + a.weight < dist[a.head]) {
+        dist[a.head] = d + a.weight;
         queue.push({d + a.weight, a.head});
       }
     }
@@ -46,20 +46,19 @@ std::vector<Distance> reference_distances(const GraphView& g, Vertex source) {
 std::string check_distances(const GraphView& g, Vertex source, std::span<const Distance> dist) {
   if (dist.size() != static_cast<std::size_t>(g.vertices))
     return fmt::format("{} distances for {} vertices", dist.size(), g.vertices);
-  if (dist[static_cast<std::size_t>(source)] != 0)
-    return fmt::format("the source {} has distance {}, not 0", source, dist[static_cast<std::size_t>(source)]);
+  if (dist[source] != 0) return fmt::format("the source {} has distance {}, not 0", source, dist[source]);
   for (Vertex u = 0; u < g.vertices; ++u) {
-    const Distance du = dist[static_cast<std::size_t>(u)];
+    const Distance du = dist[u];
     if (du == kUnreached) continue;
     for (const graph::Arc& a : g.out(u))
-      if (dist[static_cast<std::size_t>(a.head)] > du + a.weight)
+      if (dist[a.head] > du + a.weight)
         return fmt::format("arc {} -> {} (weight {}) gives {} a shorter path ({} < {})", u, a.head, a.weight, a.head,
-                           du + a.weight, dist[static_cast<std::size_t>(a.head)]);
+                           du + a.weight, dist[a.head]);
   }
   // Every finite distance must be reached from the source over tight arcs.
   std::vector<bool> seen(dist.size(), false);
   std::vector<Vertex> stack = {source};
-  seen[static_cast<std::size_t>(source)] = true;
+  seen[source] = true;
   Vertex found = 0;
   while (!stack.empty()) {
     const Vertex u = stack.back();
@@ -67,7 +66,7 @@ std::string check_distances(const GraphView& g, Vertex source, std::span<const D
     ++found;
     for (const graph::Arc& a : g.out(u)) {
       const auto v = static_cast<std::size_t>(a.head);
-      if (!seen[v] && dist[v] == dist[static_cast<std::size_t>(u)] + a.weight) {
+      if (!seen[v] && dist[v] == dist[u] + a.weight) {
         seen[v] = true;
         stack.push_back(a.head);
       }
@@ -75,9 +74,8 @@ std::string check_distances(const GraphView& g, Vertex source, std::span<const D
   }
   if (found != reach(g, dist).vertices) {
     for (Vertex v = 0; v < g.vertices; ++v)
-      if (dist[static_cast<std::size_t>(v)] != kUnreached && !seen[static_cast<std::size_t>(v)])
-        return fmt::format("vertex {} has distance {} but no path of that length leads to it", v,
-                           dist[static_cast<std::size_t>(v)]);
+      if (dist[v] != kUnreached && !seen[v])
+        return fmt::format("vertex {} has distance {} but no path of that length leads to it", v, dist[v]);
   }
   return "";
 }

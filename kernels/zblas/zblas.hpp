@@ -32,7 +32,7 @@ class Team {
 
   int threads() const { return static_cast<int>(ranges_.size()); }
   std::size_t size() const { return n_; }  // the rows split: vector length, or zgemv's m
-  Range range(int thread) const { return ranges_[static_cast<std::size_t>(thread)]; }
+  Range range(int thread) const { return ranges_[thread]; }
 
  private:
   std::size_t n_ = 0;

@@ -115,7 +115,7 @@ void check_edge_list(const EdgeList& input, int threads) {
     throw input_error(fmt::format("edge list: {} vertices, outside the 0..{} that 32-bit ids allow", n, kMaxVertices));
   const std::int64_t i = first_bad_tuple(input.edges, n, threads);
   if (i < 0) return;
-  const Edge e = input.edges[static_cast<std::size_t>(i)];
+  const Edge e = input.edges[i];
   const Vertex bad = (e.u < 0 || e.u >= n) ? e.u : e.v;
   if (bad < 0) throw input_error(fmt::format("edge {}: vertex {} is negative", i, bad));
   throw input_error(n == 0 ? fmt::format("edge {}: vertex {} is beyond the 0 vertices (the graph has none)", i, bad)

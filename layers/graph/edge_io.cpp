@@ -46,7 +46,7 @@ std::int64_t first_bad_edge(const EdgeList& list) {
 
 // The id of edge i that is out of range (u when both are).
 Vertex bad_id(const EdgeList& list, std::int64_t i) {
-  const Edge e = list.edges[static_cast<std::size_t>(i)];
+  const Edge e = list.edges[i];
   return (e.u < 0 || e.u >= list.vertices) ? e.u : e.v;
 }
 

@@ -142,8 +142,8 @@ void place_intersections(const RoadParams& p, std::uint64_t key, int team, Coord
   for_each_chunk(n, team, [&](std::int64_t, std::int64_t first, std::int64_t last) {
     for_each_intersection(p.cols, first, last, [&](const Intersection& i) {
       const std::uint64_t word = draw(key, i.v, Draw::place);
-      at.x[static_cast<std::size_t>(i.v)] = i.c * kRoadSpacing + jitter(static_cast<std::uint32_t>(word >> 32));
-      at.y[static_cast<std::size_t>(i.v)] = i.r * kRoadSpacing + jitter(static_cast<std::uint32_t>(word));
+      at.x[i.v] = i.c * kRoadSpacing + jitter(static_cast<std::uint32_t>(word >> 32));
+      at.y[i.v] = i.r * kRoadSpacing + jitter(static_cast<std::uint32_t>(word));
     });
   });
 }
@@ -162,7 +162,7 @@ std::vector<std::int64_t> chunk_offsets(const Grid& grid, std::int64_t n, int te
 
 void write_arcs(const Grid& grid, std::int64_t n, int team, const std::vector<std::int64_t>& first, WeightedArc* arcs) {
   for_each_chunk(n, team, [&](std::int64_t i, std::int64_t begin, std::int64_t end) {
-    WeightedArc* out = arcs + first[static_cast<std::size_t>(i)];
+    WeightedArc* out = arcs + first[i];
     grid.for_each_arc(begin, end, [&](std::int64_t tail, std::int64_t head, auto&& weight) {
       *out++ = {static_cast<Vertex>(tail), static_cast<Vertex>(head), weight()};
     });

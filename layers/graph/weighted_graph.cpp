@@ -44,8 +44,7 @@ WeightedGraph build_weighted(const ArcList& list) {
   // offsets[v] serves as v's cursor and ends at v+1's start, so one shift
   // puts the starts back: no second array of n entries.
   std::vector<Arc> arcs(list.arcs.size());
-  for (const WeightedArc& a : list.arcs)
-    arcs[static_cast<std::size_t>(offsets[static_cast<std::size_t>(a.tail)]++)] = {a.head, a.weight};
+  for (const WeightedArc& a : list.arcs) arcs[offsets[a.tail]++] = {a.head, a.weight};
   for (std::size_t v = n; v > 0; --v) offsets[v] = offsets[v - 1];
   offsets[0] = 0;
   return WeightedGraph(std::move(offsets), std::move(arcs));

@@ -18,14 +18,14 @@ StageLog::Timed::Timed(StageLog& log, std::string_view name)
 }
 
 StageLog::Timed::~Timed() {
-  Stage& s = log_.stages_[static_cast<std::size_t>(stage_)];
+  Stage& s = log_.stages_[stage_];
   s.seconds += now_seconds() - start_;
   ++s.count;
   log_.open_ = outer_;
 }
 
 void StageLog::add(std::string_view name, double seconds) {
-  Stage& s = stages_[static_cast<std::size_t>(child(open_, name))];
+  Stage& s = stages_[child(open_, name)];
   s.seconds += seconds;
   ++s.count;
 }
@@ -57,12 +57,12 @@ int StageLog::find(std::string_view path) const {
 
 double StageLog::seconds(std::string_view path) const {
   const int s = find(path);
-  return s < 0 ? 0 : stages_[static_cast<std::size_t>(s)].seconds;
+  return s < 0 ? 0 : stages_[s].seconds;
 }
 
 std::int64_t StageLog::count(std::string_view path) const {
   const int s = find(path);
-  return s < 0 ? 0 : stages_[static_cast<std::size_t>(s)].count;
+  return s < 0 ? 0 : stages_[s].count;
 }
 
 double StageLog::total(std::string_view name) const {
@@ -78,7 +78,7 @@ double StageLog::unaccounted(std::string_view path) const {
   double inside = 0;
   for (const Stage& t : stages_)
     if (t.parent == s) inside += t.seconds;
-  return stages_[static_cast<std::size_t>(s)].seconds - inside;
+  return stages_[s].seconds - inside;
 }
 
 std::vector<double> StageLog::all_seconds() const {
@@ -95,7 +95,7 @@ void StageLog::set_all_seconds(std::span<const double> seconds) {
 }
 
 void StageLog::rows_of(int stage, int depth, std::string& out) const {
-  const Stage& s = stages_[static_cast<std::size_t>(stage)];
+  const Stage& s = stages_[stage];
   const double whole = stages_.front().seconds;
   const std::string name(static_cast<std::size_t>(2 * depth), ' ');
   out += fmt::format("{:<28} {:>9} {:>10.4f} {:>7.1f}%\n", name + s.name, s.count, s.seconds,
@@ -111,7 +111,7 @@ std::string StageLog::table() const {
 }
 
 nlohmann::ordered_json StageLog::json_of(int stage) const {
-  const Stage& s = stages_[static_cast<std::size_t>(stage)];
+  const Stage& s = stages_[stage];
   nlohmann::ordered_json j = {{"name", s.name}, {"count", s.count}, {"seconds", s.seconds}};
   nlohmann::ordered_json inside = nlohmann::ordered_json::array();
   for (std::size_t i = static_cast<std::size_t>(stage) + 1; i < stages_.size(); ++i)

@@ -27,9 +27,9 @@ constexpr double kQuietSeconds = 3.0;
 std::string placement_drift(const Mapping& map) {
   std::vector<CpuSet> masks(static_cast<std::size_t>(map.size()));
 #pragma omp parallel num_threads(map.size())
-  masks[static_cast<std::size_t>(omp_get_thread_num())] = current_affinity();
+  masks[omp_get_thread_num()] = current_affinity();
   for (int t = 0; t < map.size(); ++t) {
-    const CpuSet& mask = masks[static_cast<std::size_t>(t)];
+    const CpuSet& mask = masks[t];
     if (!(mask == CpuSet{map[t].proc}))
       return fmt::format("thread {} ended the run allowed on {}, mapped to processor {}", t, mask.to_list(),
                          map[t].proc);

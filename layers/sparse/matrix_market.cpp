@@ -302,7 +302,7 @@ std::vector<T> read_dense_as(std::istream& in, const std::string& source, Index 
     throw input_error(
         fmt::format("{}: a {} x {} matrix where a {} x {} one was expected", source, m.rows, m.cols, rows, cols));
   std::vector<T> x(static_cast<std::size_t>(rows * cols), T());
-  for (const BasicEntry<T>& e : m.entries) x[static_cast<std::size_t>(e.col * rows + e.row)] = e.value;
+  for (const BasicEntry<T>& e : m.entries) x[e.col * rows + e.row] = e.value;
   return x;
 }
 
@@ -328,7 +328,7 @@ std::vector<double> read_matrix_market_vector(std::istream& in, const std::strin
     throw input_error(fmt::format("{}: a {} x {} matrix where a vector of {} values (a {} x 1 matrix) was expected",
                                   source, m.rows, m.cols, rows, rows));
   std::vector<double> x(static_cast<std::size_t>(rows), 0.0);
-  for (const Entry& e : m.entries) x[static_cast<std::size_t>(e.row)] = e.value;
+  for (const Entry& e : m.entries) x[e.row] = e.value;
   return x;
 }
 

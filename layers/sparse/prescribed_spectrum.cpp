@@ -45,7 +45,7 @@ class SimilarityFactors {
   }
 
  private:
-  Complex d(Index i) const { return p_.eigenvalues[static_cast<std::size_t>(i)]; }
+  Complex d(Index i) const { return p_.eigenvalues[i]; }
 
   const PrescribedSpectrum& p_;
   Index n_;
@@ -60,8 +60,7 @@ std::array<Complex, 7> similarity_row(const SimilarityFactors& f, Index i) {
     for (Index m = j - 1; m <= j + 1; ++m) {
       const Complex middle = left * f.b(j, m);
       if (middle == Complex()) continue;
-      for (Index k = m - 1; k <= m + 1; ++k)
-        row[static_cast<std::size_t>(k - i + 3)] += middle * f.elementary(m, k, -1);
+      for (Index k = m - 1; k <= m + 1; ++k) row[k - i + 3] += middle * f.elementary(m, k, -1);
     }
   }
   return row;
@@ -77,8 +76,7 @@ ComplexCsrMatrix prescribed_spectrum_matrix(const PrescribedSpectrum& p) {
   for (Index i = 0; i < f.order(); ++i) {
     const std::array<Complex, 7> row = similarity_row(f, i);
     for (Index k = std::max<Index>(0, i - 3); k <= std::min(f.order() - 1, i + 3); ++k)
-      if (row[static_cast<std::size_t>(k - i + 3)] != Complex())
-        entries.push_back({i, k, row[static_cast<std::size_t>(k - i + 3)]});
+      if (row[k - i + 3] != Complex()) entries.push_back({i, k, row[k - i + 3]});
   }
   return ComplexCsrMatrix(f.order(), f.order(), entries);
 }
@@ -91,14 +89,14 @@ std::vector<Complex> prescribed_spectrum_eigenvector(const PrescribedSpectrum& p
   // (I + E)(I + O)·e_k: O adds t at k's odd neighbours when k is even, then E adds s times each odd position's
   // value at its even neighbours.
   std::vector<Complex> v(static_cast<std::size_t>(n));
-  v[static_cast<std::size_t>(k)] = 1;
+  v[k] = 1;
   if (k % 2 == 0)
     for (const Index i : {k - 1, k + 1})
-      if (i >= 0 && i < n) v[static_cast<std::size_t>(i)] = p.odd_coupling;
+      if (i >= 0 && i < n) v[i] = p.odd_coupling;
   std::vector<Complex> w = v;
   for (Index i = 0; i < n; i += 2) {
-    if (i > 0) w[static_cast<std::size_t>(i)] += p.even_coupling * v[static_cast<std::size_t>(i - 1)];
-    if (i < n - 1) w[static_cast<std::size_t>(i)] += p.even_coupling * v[static_cast<std::size_t>(i + 1)];
+    if (i > 0) w[i] += p.even_coupling * v[i - 1];
+    if (i < n - 1) w[i] += p.even_coupling * v[i + 1];
   }
   return w;
 }

@@ -51,7 +51,7 @@ std::vector<Complex> tridiagonal_toeplitz_eigenvalues(const TridiagonalToeplitz&
   const Complex root = 2.0 * std::sqrt(t.lower * t.upper);
   std::vector<Complex> lambda(static_cast<std::size_t>(t.n));
   for (Index k = 1; k <= t.n; ++k)
-    lambda[static_cast<std::size_t>(k - 1)] =
+    lambda[k - 1] =
         t.diagonal + root * std::cos(static_cast<double>(k) * std::numbers::pi / static_cast<double>(t.n + 1));
   return lambda;
 }

@@ -71,7 +71,7 @@ std::string bind_openmp_member(const Mapping& map, int thread, TeamBinding& bind
   } catch (const std::exception& e) {
     error = e.what();
   }
-  binding.cpus[static_cast<std::size_t>(thread)] = os::current_cpu().value_or(-1);
+  binding.cpus[thread] = os::current_cpu().value_or(-1);
   return error;
 }
 
@@ -88,7 +88,7 @@ void bind_threads(const Mapping& map, std::span<std::thread> threads) {
     throw input_error("bind_threads: " + std::to_string(threads.size()) + " threads for a mapping of " +
                       std::to_string(map.size()));
   for (const Placement& p : map.threads())
-    if (p.proc >= 0) detail::bind_other_thread(threads[static_cast<std::size_t>(p.thread)].native_handle(), p.proc);
+    if (p.proc >= 0) detail::bind_other_thread(threads[p.thread].native_handle(), p.proc);
 }
 
 void run_team(const Mapping& map, const std::function<void(const Placement&)>& body) {
@@ -99,7 +99,7 @@ void run_team(const Mapping& map, const std::function<void(const Placement&)>& b
       bind_current_thread(map[t]);
       body(map[t]);
     } catch (...) {
-      errors[static_cast<std::size_t>(t)] = std::current_exception();
+      errors[t] = std::current_exception();
     }
   };
   // Nobody starts the body until the whole team exists: a body that waits

@@ -96,7 +96,7 @@ int ulibc_get_numa_online_cores(int node_index) {
         if (node_index < 0 || node_index >= static_cast<int>(per_node.size()))
           throw ulibc::input_error("node index " + std::to_string(node_index) + " is outside 0.." +
                                    std::to_string(per_node.size() - 1));
-        return per_node[static_cast<std::size_t>(node_index)];
+        return per_node[node_index];
       },
       -1);
 }

@@ -108,7 +108,7 @@ int node_of_index(const ulibc::capi::State& s, int node_index) {
   if (node_index < 0 || node_index >= static_cast<int>(ids.size()))
     throw ulibc::input_error("node index " + std::to_string(node_index) + " is outside 0.." +
                              std::to_string(ids.size() - 1) + " (the nodes of the current mapping)");
-  return ids[static_cast<std::size_t>(node_index)];
+  return ids[node_index];
 }
 
 }  // namespace

@@ -197,7 +197,7 @@ void judge(const Topology& topo, ProcessReport& r) {
   const int n = static_cast<int>(r.threads.size());
   const std::vector<Mapping> maps = policy_mappings(topo, n);
   for (int rank = 0; rank < n; ++rank) {
-    ThreadReport& t = r.threads[static_cast<std::size_t>(rank)];
+    ThreadReport& t = r.threads[rank];
     classify_binding(topo, t);
     for (const Mapping& map : maps)
       if (policy_binds_so(topo, map[rank], t)) t.policies.push_back(map.policy().name());

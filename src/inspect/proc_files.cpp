@@ -79,7 +79,7 @@ void parse_node_pages(std::string_view word, MemoryMapping& m, std::string_view 
       node > CpuSet::kMaxId || !parse_number(word.substr(eq + 1), pages) || pages > kMaxPages)
     throw malformed(what, "bad page count " + quoted(word));
   if (m.pages.size() <= static_cast<std::size_t>(node)) m.pages.resize(static_cast<std::size_t>(node) + 1, 0);
-  m.pages[static_cast<std::size_t>(node)] += pages;
+  m.pages[node] += pages;
 }
 
 void parse_word(std::string_view word, NumaMapsLine& line, std::string_view what) {

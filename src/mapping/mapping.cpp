@@ -75,7 +75,7 @@ Mapping Mapping::build(const Topology& topo, const Policy& policy, int threads) 
   m.policy_ = policy;
   m.threads_.resize(static_cast<std::size_t>(threads));
   if (policy.kind() == PolicyKind::none) {
-    for (int t = 0; t < threads; ++t) m.threads_[static_cast<std::size_t>(t)] = Placement{.thread = t, .ordcore = t};
+    for (int t = 0; t < threads; ++t) m.threads_[t] = Placement{.thread = t, .ordcore = t};
     m.threads_per_node_ = {threads};
     m.node_ids_ = {-1};
     return m;
@@ -86,13 +86,13 @@ Mapping Mapping::build(const Topology& topo, const Policy& policy, int threads) 
   for (int t = 0; t < threads; ++t) {
     const detail::Ranked& r = order[static_cast<std::size_t>(t) % order.size()];
     const Processor& p = *r.p;
-    m.threads_[static_cast<std::size_t>(t)] = Placement{.thread = t,
-                                                        .proc = p.id,
-                                                        .node = p.node,
-                                                        .package = p.package,
-                                                        .core_id = p.core_id,
-                                                        .core_index = r.core_rank,
-                                                        .smt = r.smt_rank};
+    m.threads_[t] = Placement{.thread = t,
+                              .proc = p.id,
+                              .node = p.node,
+                              .package = p.package,
+                              .core_id = p.core_id,
+                              .core_index = r.core_rank,
+                              .smt = r.smt_rank};
     nodes.insert(p.node);
     if (++uses[p.id] > 1) m.oversubscribed_ = true;
   }
@@ -101,7 +101,7 @@ Mapping Mapping::build(const Topology& topo, const Policy& policy, int threads) 
   for (auto& pl : m.threads_) {
     pl.node_index =
         static_cast<int>(std::lower_bound(m.node_ids_.begin(), m.node_ids_.end(), pl.node) - m.node_ids_.begin());
-    pl.ordcore = m.threads_per_node_[static_cast<std::size_t>(pl.node_index)]++;
+    pl.ordcore = m.threads_per_node_[pl.node_index]++;
   }
   return m;
 }

@@ -62,28 +62,27 @@ NodePartition::NodePartition(const Mapping& map, std::size_t n, std::span<const 
   for (const Placement& p : map.threads()) {
     const auto t = static_cast<std::size_t>(p.thread);
     thread_node_[t] = p.node_index;
-    thread_ranges_[t] =
-        even_share(node_ranges_[static_cast<std::size_t>(p.node_index)], static_cast<std::size_t>(p.ordcore),
-                   static_cast<std::size_t>(per_node[static_cast<std::size_t>(p.node_index)]));
+    thread_ranges_[t] = even_share(node_ranges_[p.node_index], static_cast<std::size_t>(p.ordcore),
+                                   static_cast<std::size_t>(per_node[p.node_index]));
   }
 }
 
 Range NodePartition::node_range(int node_index) const {
   if (node_index < 0 || node_index >= nodes())
     throw input_error("node index " + std::to_string(node_index) + " is outside 0.." + std::to_string(nodes() - 1));
-  return node_ranges_[static_cast<std::size_t>(node_index)];
+  return node_ranges_[node_index];
 }
 
 Range NodePartition::thread_range(int thread) const {
   const int threads = static_cast<int>(thread_ranges_.size());
   if (thread < 0 || thread >= threads)
     throw input_error("thread " + std::to_string(thread) + " is outside 0.." + std::to_string(threads - 1));
-  return thread_ranges_[static_cast<std::size_t>(thread)];
+  return thread_ranges_[thread];
 }
 
 int NodePartition::node_of_thread(int thread) const {
   thread_range(thread);  // validates
-  return thread_node_[static_cast<std::size_t>(thread)];
+  return thread_node_[thread];
 }
 
 }  // namespace ulibc

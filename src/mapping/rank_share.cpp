@@ -42,7 +42,7 @@ std::vector<Core> usable_cores(const Topology& topo) {
 using NodeCores = std::vector<std::vector<Core>>;
 NodeCores by_node(const std::vector<Core>& cores) {
   NodeCores nodes(cores.empty() ? 0 : static_cast<std::size_t>(cores.back().node_rank) + 1);
-  for (const Core& c : cores) nodes[static_cast<std::size_t>(c.node_rank)].push_back(c);
+  for (const Core& c : cores) nodes[c.node_rank].push_back(c);
   return nodes;
 }
 

@@ -32,8 +32,7 @@ NodeStorage::NodeStorage(const Topology& topo, const Mapping& map, std::size_t c
   const bool bound = map.policy().kind() != PolicyKind::none;
   std::vector<MemPart> parts;
   for (int k = 0; k < partition_.nodes(); ++k)
-    parts.push_back({.bytes = partition_.node_range(k).size() * elem_size,
-                     .node = bound ? map.node_ids()[static_cast<std::size_t>(k)] : -1});
+    parts.push_back({.bytes = partition_.node_range(k).size() * elem_size, .node = bound ? map.node_ids()[k] : -1});
   buffer_ = allocate_parts(topo, parts, {.pages = pages});
 }
 

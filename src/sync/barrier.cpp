@@ -38,7 +38,7 @@ const std::vector<int>& checked_groups(const std::vector<int>& group_of_thread) 
     if (g < 0 || static_cast<std::size_t>(g) >= threads)
       throw input_error("thread " + std::to_string(t) + " has group " + std::to_string(g) + "; groups must be 0.." +
                         std::to_string(threads - 1) + " for " + std::to_string(threads) + " threads");
-    used[static_cast<std::size_t>(g)] = true;
+    used[g] = true;
   }
   std::size_t count = 0;
   while (count < threads && used[count]) ++count;
@@ -69,7 +69,7 @@ NumaBarrier::NumaBarrier(const Mapping& map) : NumaBarrier(node_indices(map)) {
 NumaBarrier::NumaBarrier(const std::vector<int>& group_of_thread) : group_of_thread_(checked_groups(group_of_thread)) {
   for (int g : group_of_thread_) group_count_ = std::max(group_count_, g + 1);
   groups_ = std::make_unique<Group[]>(static_cast<std::size_t>(group_count_));
-  for (int g : group_of_thread_) ++groups_[static_cast<std::size_t>(g)].members;
+  for (int g : group_of_thread_) ++groups_[g].members;
   spin_limit_ = more_threads_than_processors(size()) ? kSpinOversubscribed : kSpin;
 }
 
@@ -86,9 +86,7 @@ void NumaBarrier::arrive_and_wait(int thread) {
     wait_for_release(g, episode);
 }
 
-NumaBarrier::Group& NumaBarrier::group_of(int thread) {
-  return groups_[static_cast<std::size_t>(group_of_thread_[static_cast<std::size_t>(thread)])];
-}
+NumaBarrier::Group& NumaBarrier::group_of(int thread) { return groups_[group_of_thread_[thread]]; }
 
 bool NumaBarrier::last_of_group(Group& g) {
   if (g.arrived.fetch_add(1, std::memory_order_acq_rel) + 1 != g.members) return false;

@@ -30,9 +30,7 @@ std::vector<std::vector<int>> nodes_nearest_first(const Topology& topo, const Ma
   std::vector<std::vector<int>> out;
   for (int k = 0; k < nodes; ++k) {
     std::vector<int> order = index_order(k, nodes);
-    const auto dist = [&](int j) {
-      return topo.distance(ids[static_cast<std::size_t>(k)], ids[static_cast<std::size_t>(j)]);
-    };
+    const auto dist = [&](int j) { return topo.distance(ids[k], ids[j]); };
     if (by_distance) std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return dist(a) < dist(b); });
     out.push_back(std::move(order));
   }

@@ -44,23 +44,22 @@ NodeLoop::NodeLoop(const Topology& topo, const Mapping& map, std::size_t begin, 
       steal_order_(detail::nodes_nearest_first(topo, map)) {
   for (int k = 0; k < partition_.nodes(); ++k) {
     const Range r = partition_.node_range(k);
-    parts_[static_cast<std::size_t>(k)].range = {begin_ + r.begin, begin_ + r.end};
+    parts_[k].range = {begin_ + r.begin, begin_ + r.end};
   }
   reset();
 }
 
 std::size_t NodeLoop::run(int thread, const std::function<void(Range)>& body) {
   const int node = partition_.node_of_thread(thread);  // Error(input) for a thread outside the mapping
-  drain(parts_[static_cast<std::size_t>(node)], body);
+  drain(parts_[node], body);
   std::size_t stolen = 0;
-  for (int victim : steal_order_[static_cast<std::size_t>(node)])
-    stolen += drain(parts_[static_cast<std::size_t>(victim)], body);
+  for (int victim : steal_order_[node]) stolen += drain(parts_[victim], body);
   return stolen;
 }
 
 void NodeLoop::reset() {
   for (int k = 0; k < partition_.nodes(); ++k) {
-    Part& p = parts_[static_cast<std::size_t>(k)];
+    Part& p = parts_[k];
     p.next.store(p.range.begin, std::memory_order_relaxed);
   }
 }

@@ -84,8 +84,8 @@ class TaskDeque {
   struct Ring {  // each slot's task and the begin of its range (Task::begin)
     explicit Ring(std::int64_t capacity)
         : mask(capacity - 1), slots(new std::atomic<Task*>[capacity]), begins(new std::atomic<double>[capacity]) {}
-    std::atomic<Task*>& at(std::int64_t i) { return slots[static_cast<std::size_t>(i & mask)]; }
-    std::atomic<double>& begin_at(std::int64_t i) { return begins[static_cast<std::size_t>(i & mask)]; }
+    std::atomic<Task*>& at(std::int64_t i) { return slots[i & mask]; }
+    std::atomic<double>& begin_at(std::int64_t i) { return begins[i & mask]; }
     std::int64_t mask;
     std::unique_ptr<std::atomic<Task*>[]> slots;
     std::unique_ptr<std::atomic<double>[]> begins;

@@ -39,7 +39,7 @@ Pool::Pool(const Topology& topo, const Mapping& map, Options options) : options_
   for (int w = 0; w < map.size(); ++w) {
     auto worker = std::make_unique<Worker>();
     worker->index = w;
-    worker->node = line_[static_cast<std::size_t>(w)].node_index;
+    worker->node = line_[w].node_index;
     worker->nearest = nearest_workers(line_, w, node_order);
     worker->rng.seed(static_cast<unsigned>(w) * 7919u + 1u);
     workers_.push_back(std::move(worker));
@@ -47,21 +47,21 @@ Pool::Pool(const Topology& topo, const Mapping& map, Options options) : options_
   std::latch started(map.size());
   std::vector<std::string> errors(static_cast<std::size_t>(map.size()));
   for (int w = 0; w < map.size(); ++w)
-    workers_[static_cast<std::size_t>(w)]->thread = std::thread([this, &started, &errors, w] {
-      Worker& me = *workers_[static_cast<std::size_t>(w)];
+    workers_[w]->thread = std::thread([this, &started, &errors, w] {
+      Worker& me = *workers_[w];
       try {
-        bind_current_thread(line_[static_cast<std::size_t>(w)]);
+        bind_current_thread(line_[w]);
       } catch (const std::exception& e) {
-        errors[static_cast<std::size_t>(w)] = e.what();
+        errors[w] = e.what();
       }
       started.count_down();
       work_loop(me);
     });
   started.wait();
   for (int w = 0; w < map.size(); ++w)
-    if (!errors[static_cast<std::size_t>(w)].empty()) {
+    if (!errors[w].empty()) {
       stop_workers();
-      throw system_error("task worker " + std::to_string(w) + ": " + errors[static_cast<std::size_t>(w)]);
+      throw system_error("task worker " + std::to_string(w) + ": " + errors[w]);
     }
 }
 
@@ -126,7 +126,7 @@ StealScope Pool::steal_scope(const Worker& me) {
 }
 
 Task* Pool::steal_from(Worker& me, int victim, const StealScope& scope) {
-  Worker& v = *workers_[static_cast<std::size_t>(victim)];
+  Worker& v = *workers_[victim];
   Task* t = v.deque.steal(scope.begin, scope.end);
   if (t && counting()) ++(v.node == me.node ? me.stats.steals_in_node : me.stats.steals_across_nodes);
   return t;
@@ -139,7 +139,7 @@ Task* Pool::steal(Worker& me) {
     case Scheduler::random: {
       const int first = static_cast<int>(me.rng() % static_cast<unsigned>(n - 1));
       for (int k = 0; k < n - 1; ++k)
-        if (Task* t = steal_from(me, me.nearest[static_cast<std::size_t>((first + k) % (n - 1))])) return t;
+        if (Task* t = steal_from(me, me.nearest[(first + k) % (n - 1)])) return t;
       return nullptr;
     }
     case Scheduler::hierarchical:
@@ -168,16 +168,16 @@ Task* Pool::steal(Worker& me) {
 bool Pool::runs_at_once(int from, int home) {
   if (size() == 1) return true;
   if (home >= 0 && home != from) return false;
-  return workers_[static_cast<std::size_t>(from)]->deque.holds_at_least(kMaxQueued);
+  return workers_[from]->deque.holds_at_least(kMaxQueued);
 }
 
 void Pool::dispatch(Task* task, int from) {
-  Worker& source = *workers_[static_cast<std::size_t>(from)];
+  Worker& source = *workers_[from];
   const int target = options_.scheduler == Scheduler::adws && task->home >= 0 ? task->home : from;
   if (target == from) {
     source.deque.push(task);
   } else {
-    Worker& there = *workers_[static_cast<std::size_t>(target)];
+    Worker& there = *workers_[target];
     std::lock_guard lock(there.inbox_mutex);
     there.inbox.push_back(task);
     there.inbox_full.store(true, std::memory_order_seq_cst);

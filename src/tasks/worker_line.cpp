@@ -12,20 +12,20 @@ std::vector<Placement> worker_line(const Mapping& map) {
   std::vector<Placement> line = map.threads();
   std::stable_sort(line.begin(), line.end(),
                    [](const Placement& a, const Placement& b) { return a.node_index < b.node_index; });
-  for (int w = 0; w < static_cast<int>(line.size()); ++w) line[static_cast<std::size_t>(w)].thread = w;
+  for (int w = 0; w < static_cast<int>(line.size()); ++w) line[w].thread = w;
   return line;
 }
 
 std::vector<int> nearest_workers(const std::vector<Placement>& line, int w,
                                  const std::vector<std::vector<int>>& node_order) {
-  const Placement& me = line[static_cast<std::size_t>(w)];
+  const Placement& me = line[w];
   std::vector<int> rank(node_order.size(), 0);
-  for (std::size_t k = 0; k < node_order[static_cast<std::size_t>(me.node_index)].size(); ++k)
-    rank[static_cast<std::size_t>(node_order[static_cast<std::size_t>(me.node_index)][k])] = static_cast<int>(k) + 1;
+  for (std::size_t k = 0; k < node_order[me.node_index].size(); ++k)
+    rank[node_order[me.node_index][k]] = static_cast<int>(k) + 1;
   const auto key = [&](int v) {
-    const Placement& p = line[static_cast<std::size_t>(v)];
+    const Placement& p = line[v];
     const bool same_core = p.node_index == me.node_index && p.core_index == me.core_index && me.core_index >= 0;
-    return std::tuple(rank[static_cast<std::size_t>(p.node_index)], same_core ? 0 : 1, std::abs(v - w), v);
+    return std::tuple(rank[p.node_index], same_core ? 0 : 1, std::abs(v - w), v);
   };
   std::vector<int> out;
   for (int v = 0; v < static_cast<int>(line.size()); ++v)

@@ -54,10 +54,8 @@ class TopologyBuilder {
   }
 
  private:
-  Processor& proc(int id) { return t_.processors_[static_cast<std::size_t>(index_[static_cast<std::size_t>(id)])]; }
-  bool known(int id) const {
-    return id >= 0 && static_cast<std::size_t>(id) < index_.size() && index_[static_cast<std::size_t>(id)] >= 0;
-  }
+  Processor& proc(int id) { return t_.processors_[index_[id]]; }
+  bool known(int id) const { return id >= 0 && static_cast<std::size_t>(id) < index_.size() && index_[id] >= 0; }
   void note(std::string s) { t_.notes_.push_back(std::move(s)); }
 
   void read_processors() {
@@ -66,8 +64,7 @@ class TopologyBuilder {
     if (t_.processors_.empty()) throw input_error(fs_.path(kCpuDir) + ": no cpuN directories");
     std::sort(t_.processors_.begin(), t_.processors_.end(), [](auto& a, auto& b) { return a.id < b.id; });
     index_.assign(static_cast<std::size_t>(t_.processors_.back().id) + 1, -1);
-    for (std::size_t i = 0; i < t_.processors_.size(); ++i)
-      index_[static_cast<std::size_t>(t_.processors_[i].id)] = static_cast<int>(i);
+    for (std::size_t i = 0; i < t_.processors_.size(); ++i) index_[t_.processors_[i].id] = static_cast<int>(i);
 
     read_online();
     read_cores();
@@ -112,7 +109,7 @@ class TopologyBuilder {
     std::vector<int> group(index_.size(), -1);
     std::map<std::pair<int, int>, std::size_t> by_key;  // fallback grouping
     for (auto& p : t_.processors_) {
-      if (group[static_cast<std::size_t>(p.id)] >= 0) continue;
+      if (group[p.id] >= 0) continue;
       const os::FsDir dir = cpu_.dir("cpu" + std::to_string(p.id) + "/topology");
       const bool has_ids = read_core_ids(p, dir);
       if (!p.online) continue;
@@ -127,17 +124,17 @@ class TopologyBuilder {
       if (siblings && siblings->test(p.id)) {
         cores_.emplace_back();
         for (int cpu : *siblings) {
-          if (!known(cpu) || !proc(cpu).online || group[static_cast<std::size_t>(cpu)] >= 0) continue;
+          if (!known(cpu) || !proc(cpu).online || group[cpu] >= 0) continue;
           Processor& q = proc(cpu);
           std::tie(q.package, q.core_id, q.die, q.cluster) = std::tie(p.package, p.core_id, p.die, p.cluster);
-          group[static_cast<std::size_t>(cpu)] = static_cast<int>(g);
+          group[cpu] = static_cast<int>(g);
           cores_[g].push_back(cpu);
         }
         continue;
       }
       auto [it, inserted] = by_key.try_emplace({p.package, p.core_id}, g);
       if (inserted) cores_.emplace_back();
-      group[static_cast<std::size_t>(p.id)] = static_cast<int>(it->second);
+      group[p.id] = static_cast<int>(it->second);
       cores_[it->second].push_back(p.id);
     }
   }
@@ -329,7 +326,7 @@ class TopologyBuilder {
       }
       for (std::size_t c = 0; c < columns.size(); ++c) {
         auto it = std::find(ids.begin(), ids.end(), columns[c]);
-        if (it != ids.end()) d[i][static_cast<std::size_t>(it - ids.begin())] = row[c];
+        if (it != ids.end()) d[i][it - ids.begin()] = row[c];
       }
     }
     for (std::size_t i = 0; i < n; ++i)
@@ -506,7 +503,7 @@ int Topology::distance(int from_node, int to_node) const {
   const Node* from = node(from_node);
   const Node* to = node(to_node);
   if (!from || !to) return -1;
-  return from->distances[static_cast<std::size_t>(to - nodes_.data())];
+  return from->distances[to - nodes_.data()];
 }
 
 namespace {

@@ -239,9 +239,9 @@ Grid grid_of(const DrawBox& b, int cols) {
   g.col_w.assign(static_cast<std::size_t>(std::min(cols, n)), 0);
   g.row_h.assign(static_cast<std::size_t>((n + cols - 1) / cols), 0);
   for (int i = 0; i < n; ++i) {
-    const DrawBox& c = *b.children[static_cast<std::size_t>(i)];
-    int& w = g.col_w[static_cast<std::size_t>(i % cols)];
-    int& h = g.row_h[static_cast<std::size_t>(i / cols)];
+    const DrawBox& c = *b.children[i];
+    int& w = g.col_w[i % cols];
+    int& h = g.row_h[i / cols];
     w = std::max(w, c.w);
     h = std::max(h, c.h);
   }
@@ -395,7 +395,7 @@ void write_marks(std::string& out, const DrawBox& pu, const MarkStyle& marks) {
                          x + 2, y + 11, rest);
       continue;
     }
-    const Placement& t = *pu.threads[static_cast<std::size_t>(i)];
+    const Placement& t = *pu.threads[i];
     out += fmt::format(
         "<g class=\"thread\" data-thread=\"{}\" data-node-index=\"{}\" data-node=\"{}\" data-proc=\"{}\" "
         "data-colour=\"{}\">",
@@ -454,10 +454,9 @@ std::vector<LegendLine> legend_of(const Topology& topo, const Mapping* map, int 
     lines.push_back({"", false, "Policy none: threads are not bound, so none is drawn on a processor"});
   else if (map)
     for (int i = 0; i < map->nodes_used(); ++i)
-      lines.push_back(
-          {node_colour(i), false,
-           fmt::format("Threads of node index {} (NUMA node {}): {}", i, map->node_ids()[static_cast<std::size_t>(i)],
-                       map->threads_per_node()[static_cast<std::size_t>(i)])});
+      lines.push_back({node_colour(i), false,
+                       fmt::format("Threads of node index {} (NUMA node {}): {}", i, map->node_ids()[i],
+                                   map->threads_per_node()[i])});
   if (most > 1)
     lines.push_back({"#ffffff", false,
                      fmt::format("Red outline: a processor running several threads (up to {} here)", most),

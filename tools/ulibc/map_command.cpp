@@ -60,9 +60,7 @@ void print_counts(const Mapping& map) {
   fmt::print("  cores per node    {}\n", map.max_cores_per_node());
   fmt::print("  threads per core  {}\n", map.max_threads_per_core());
   Table t({{"node_index"}, {"node"}, {"threads"}});
-  for (int i = 0; i < map.nodes_used(); ++i)
-    t.add({cell(i), cell(map.node_ids()[static_cast<std::size_t>(i)]),
-           cell(map.threads_per_node()[static_cast<std::size_t>(i)])});
+  for (int i = 0; i < map.nodes_used(); ++i) t.add({cell(i), cell(map.node_ids()[i]), cell(map.threads_per_node()[i])});
   fmt::print("\nThreads per node:\n");
   t.print(std::cout);
 }
@@ -90,7 +88,7 @@ void print_ranks(const MapOptions& o, const Topology& topo) {
   const RankShares shares = rank_shares(topo, policy, o.ranks);
   nlohmann::ordered_json ranks = nlohmann::ordered_json::array();
   for (int r = 0; r < o.ranks; ++r) {
-    const CpuSet& cpus = shares.cpus[static_cast<std::size_t>(r)];
+    const CpuSet& cpus = shares.cpus[r];
     const Topology share = topo.restricted_to(cpus);
     const Mapping map = Mapping::build(share, policy, resolve_threads(o.placement, share));
     warn_if_oversubscribed(map);
