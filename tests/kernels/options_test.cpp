@@ -35,7 +35,9 @@ TEST(Options, SizesTakeDecimalOrBinarySuffixes) {
   EXPECT_EQ(parse_size("4K", true), 4000u);
   EXPECT_EQ(parse_size("4K", false), 4096u);
   EXPECT_EQ(parse_size("2Mi", true), 2u << 20);
-  for (const char* bad : {"", "x", "4Q", "-1", "4 K K"})
+  EXPECT_EQ(parse_size("16383Pi", true), std::uint64_t{16383} << 50);
+  // Beyond 2^64, by digits or by the suffix's factor, and other notations, are refused, never wrapped.
+  for (const char* bad : {"", "x", "4Q", "-1", "4 K K", "99999999999999999999", "16384Pi", "0x10", "1e3"})
     EXPECT_THROW(parse_size(bad, true), std::invalid_argument) << bad;
 }
 
