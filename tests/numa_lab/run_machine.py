@@ -31,7 +31,10 @@ import time
 SKIP = 77
 HERE = os.path.dirname(os.path.abspath(__file__))
 SETUP_HINT = "scripts/setup.sh installs it"
-KERNEL_ARGS = "console=ttyS0 quiet panic=-1"
+# mitigations=off: the guest runs nothing but the lab's own program, and the kernel's defences against speculative
+# execution (page-table isolation on the Intel models, retpolines) only slow its page faults and system calls under
+# emulation: four_packages ran in 37-41 s with them, 33-37 s without.
+KERNEL_ARGS = "console=ttyS0 quiet panic=-1 mitigations=off"
 
 
 class Skip(Exception):
