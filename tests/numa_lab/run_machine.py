@@ -215,9 +215,13 @@ def bootable_kernel(kernel, cache):
         return kernel
     if not has_pvh_entry(elf):
         return kernel
-    with tempfile.NamedTemporaryFile(dir=cache, prefix=".vmlinux-", delete=False) as out:
-        out.write(elf)
-    os.replace(out.name, unpacked)
+    try:
+        with tempfile.NamedTemporaryFile(dir=cache, prefix=".vmlinux-", delete=False) as out:
+            out.write(elf)
+        os.replace(out.name, unpacked)
+    except OSError as e:  # a cache it cannot write to: boot as before, and say why
+        print(f"numa_lab: cannot keep the decompressed kernel in {cache} ({e}); booting {kernel} as it is", flush=True)
+        return kernel
     return unpacked
 
 
