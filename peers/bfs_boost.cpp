@@ -70,16 +70,16 @@ struct HeadOf {
 };
 using ArcIterator = ulibc::peers::CsrArcIterator<VertexId, ArcIndex, HeadOf>;
 
-std::vector<long long> read_root_file(const std::string& path) {
+std::vector<std::int64_t> read_root_file(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw ulibc::input_error(path + ": cannot open the roots file");
-  std::vector<long long> roots;
+  std::vector<std::int64_t> roots;
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
     const auto first = line.find_first_not_of(" \t\r");
     if (first == std::string::npos || line[first] == '#') continue;
     std::size_t used = 0;
-    long long r = 0;
+    std::int64_t r = 0;
     try {
       r = std::stoll(line.substr(first), &used);
     } catch (const std::exception&) {
@@ -96,7 +96,7 @@ std::vector<long long> read_root_file(const std::string& path) {
 
 int main(int argc, char** argv) {
   std::string graph_path, roots_path;
-  std::vector<long long> root_options;
+  std::vector<std::int64_t> root_options;
   const auto stop = ulibc::harness::parse_program(
       "The Boost Graph Library's breadth_first_search from each root, timed (JSON on stdout)", argc, argv,
       [&](ulibc::harness::Options& o) {
@@ -107,13 +107,13 @@ int main(int argc, char** argv) {
   if (stop) return *stop;
 
   return ulibc::peers::run_reporting_errors("ulibc_peer_bfs_boost", [&] {
-    std::vector<long long> roots = roots_path.empty() ? root_options : read_root_file(roots_path);
+    std::vector<std::int64_t> roots = roots_path.empty() ? root_options : read_root_file(roots_path);
     if (roots.empty()) throw ulibc::input_error("no roots: give --roots FILE or --root V");
 
     ulibc::graph::EdgeList input = ulibc::graph::read_edges(graph_path);
     const long long n = input.vertices;
     const long long input_edges = static_cast<long long>(input.edges.size());
-    for (long long r : roots)
+    for (const std::int64_t r : roots)
       if (r < 0 || r >= n)
         throw ulibc::input_error("root " + std::to_string(r) + " outside the graph's vertices 0.." +
                                  std::to_string(n - 1));
@@ -127,7 +127,7 @@ int main(int argc, char** argv) {
     rows = {};
 
     nlohmann::ordered_json searches = nlohmann::ordered_json::array();
-    for (long long r : roots) {
+    for (const std::int64_t r : roots) {
       const auto root = static_cast<VertexId>(r);
       const auto t0 = std::chrono::steady_clock::now();
       std::vector<VertexId> parent(num_vertices(g), kNone);

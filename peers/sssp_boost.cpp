@@ -117,14 +117,14 @@ void dijkstra(const Graph& g, VertexId source, bool no_color, Distance* dist, Ve
 }
 
 // The sources, 0-based: from a DIMACS .ss file, or the --source options (1-based), checked against n vertices.
-std::vector<VertexId> read_sources(const std::string& path, const std::vector<long long>& options, long long n) {
+std::vector<VertexId> read_sources(const std::string& path, const std::vector<std::int64_t>& options, long long n) {
   std::vector<VertexId> sources;
   if (!path.empty()) {
     for (auto s : ulibc::graph::read_dimacs_sources(path, n)) sources.push_back(static_cast<VertexId>(s));
     if (sources.empty()) throw ulibc::input_error(path + ": no sources");
     return sources;
   }
-  for (long long s : options) {
+  for (const std::int64_t s : options) {
     if (s < 1 || s > n)
       throw ulibc::input_error("source " + std::to_string(s) + " outside the graph's vertices 1.." + std::to_string(n));
     sources.push_back(static_cast<VertexId>(s - 1));
@@ -161,7 +161,7 @@ nlohmann::ordered_json run_queries(const Graph& g, const std::vector<VertexId>& 
 
 int main(int argc, char** argv) {
   std::string graph_path, sources_path, variant = "color";
-  std::vector<long long> source_options;
+  std::vector<std::int64_t> source_options;
   bool predecessors = false;
   const auto stop = ulibc::harness::parse_program(
       "The Boost Graph Library's dijkstra_shortest_paths from each source, timed (JSON on stdout)", argc, argv,

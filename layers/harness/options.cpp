@@ -75,7 +75,6 @@ template Option Options::add(const std::string&, std::optional<std::uint64_t>&, 
 template Option Options::add(const std::string&, std::optional<double>&, const std::string&);
 template Option Options::add(const std::string&, std::vector<int>&, const std::string&);
 template Option Options::add(const std::string&, std::vector<std::int64_t>&, const std::string&);
-template Option Options::add(const std::string&, std::vector<long long>&, const std::string&);
 template Option Options::add(const std::string&, std::vector<std::string>&, const std::string&);
 
 Option Options::flag(const std::string& name, bool& value, const std::string& help) {

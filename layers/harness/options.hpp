@@ -25,9 +25,9 @@ concept OneOf = (std::same_as<T, Types> || ...);
 // The types an option's value may have, each instantiated once in options.cpp: a value, an optional one (empty when
 // not given, so that its default can depend on other options), or a list.
 template <class T>
-concept OptionValue = OneOf<T, int, std::int64_t, std::uint64_t, double, std::string, std::optional<int>,
-                            std::optional<std::uint64_t>, std::optional<double>, std::vector<int>,
-                            std::vector<std::int64_t>, std::vector<long long>, std::vector<std::string>>;
+concept OptionValue =
+    OneOf<T, int, std::int64_t, std::uint64_t, double, std::string, std::optional<int>, std::optional<std::uint64_t>,
+          std::optional<double>, std::vector<int>, std::vector<std::int64_t>, std::vector<std::string>>;
 
 // One registered option; each refinement returns it again, so that they chain.
 class Option {

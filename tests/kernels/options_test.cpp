@@ -60,7 +60,7 @@ TEST(Options, RangesChecksAndExclusionsRefuseByName) {
 
 TEST(Options, RequiredOptionsMustBeGiven) {
   std::string graph;
-  std::vector<long long> roots;
+  std::vector<std::int64_t> roots;
   const auto add = [&](Options& o) {
     o.add("graph", graph, "").required();
     o.add("--root", roots, "");
@@ -68,7 +68,7 @@ TEST(Options, RequiredOptionsMustBeGiven) {
   EXPECT_TRUE(contains(refusal(add, "--root 1"), "graph is required")) << refusal(add, "--root 1");
   EXPECT_EQ(refusal(add, "g.el --root 1 --root 5"), "");
   EXPECT_EQ(graph, "g.el");
-  EXPECT_EQ(roots, (std::vector<long long>{1, 5}));
+  EXPECT_EQ(roots, (std::vector<std::int64_t>{1, 5}));
 }
 
 }  // namespace
