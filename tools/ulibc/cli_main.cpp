@@ -79,8 +79,6 @@ int run(const Command& command) {
     const int code = e.kind() == ulibc::ErrorKind::input ? kExitUsage : kExitFailure;
     // No message: another rank of the same MPI job has reported it (mpi/comm.hpp's FailedElsewhere).
     return *e.what() ? fail(code, e.what()) : code;
-  } catch (const CLI::ParseError& e) {
-    return fail(kExitUsage, e.what());
   } catch (const std::exception& e) {
     return fail(kExitFailure, e.what());
   }
