@@ -85,9 +85,13 @@ std::optional<std::string> broadcast(const std::optional<std::string>& text, int
   return received;
 }
 
-int worst_failure(int mine, MPI_Comm comm) {
-  check(MPI_Allreduce(MPI_IN_PLACE, &mine, 1, MPI_INT, MPI_MAX, comm), "MPI_Allreduce");
-  return mine;
+Failure first_failure(int mine, MPI_Comm comm) {
+  // One reduction: a failing rank's key orders by rank first and carries its outcome (1 or 2).
+  const Place me = place_in(comm);
+  long long key = mine ? static_cast<long long>(me.rank) * 3 + mine : LLONG_MAX;
+  check(MPI_Allreduce(MPI_IN_PLACE, &key, 1, MPI_LONG_LONG, MPI_MIN, comm), "MPI_Allreduce");
+  if (key == LLONG_MAX) return {};
+  return {.rank = static_cast<int>(key / 3), .outcome = static_cast<int>(key % 3)};
 }
 
 std::string processor_name() {

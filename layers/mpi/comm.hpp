@@ -63,12 +63,19 @@ class FailedElsewhere : public Error {
 };
 
 // Collective: runs `work` (local work only, no MPI calls that need the other ranks) on every rank, then agrees: if
-// it threw anywhere, it throws everywhere — its own error where it failed, FailedElsewhere on the other ranks — so
-// that no rank waits in a later collective for one that has left.
+// it threw anywhere, it throws everywhere — its own error on the lowest rank that failed, FailedElsewhere of the
+// same kind on every other — so that no rank waits in a later collective for one that has left, and a fault that
+// several ranks meet (a share too large for each) is said once.
 template <class Work>
 void together(MPI_Comm comm, Work&& work);
-// The worst outcome across the ranks: 0 none, 1 an Error(system) or other exception, 2 an Error(input).
-int worst_failure(int mine, MPI_Comm comm);
+
+// Collective: the lowest rank whose outcome `mine` is a failure (0 none, 1 an Error(system) or other exception, 2
+// an Error(input)), and that outcome; {-1, 0} when no rank failed.
+struct Failure {
+  int rank = -1;
+  int outcome = 0;
+};
+Failure first_failure(int mine, MPI_Comm comm);
 
 // This machine's name as MPI gives it.
 std::string processor_name();
@@ -86,9 +93,10 @@ void together(MPI_Comm comm, Work&& work) {
     error = std::current_exception();
     mine = 1;
   }
-  const int worst = worst_failure(mine, comm);
-  if (error) std::rethrow_exception(error);
-  if (worst) throw FailedElsewhere(worst == 2 ? ErrorKind::input : ErrorKind::system);
+  const Failure first = first_failure(mine, comm);
+  if (first.rank < 0) return;
+  if (first.rank == place_in(comm).rank) std::rethrow_exception(error);
+  throw FailedElsewhere(first.outcome == 2 ? ErrorKind::input : ErrorKind::system);
 }
 
 }  // namespace ulibc::mpi
