@@ -1,0 +1,85 @@
+// bfs/distributed/distributed_bfs.hpp — direction-optimizing BFS across the ranks of an MPI job, on a 2-D grid.
+//
+// Each rank owns a block of vertices (grid.hpp) and their parents, and holds one block of the adjacency matrix
+// (block_graph.hpp). A level runs one of two steps, chosen by the one-process kernel's rule (bfs.hpp: Beamer's
+// alpha and beta, on counts summed over the job):
+//   top-down:  the frontier's vertices are gathered along the grid column as a list; each rank follows the arcs
+//              of its block out of them and sends every target it has not sent before, with the source as its
+//              parent, to the target's owner along the grid row; the owner keeps the first parent it gets.
+//   bottom-up: the frontier is gathered along the grid column as a bitmap, and which vertices of the row block are
+//              visited along the grid row; each rank looks, for every unvisited vertex of its row block, for a
+//              source in the frontier among its block's arcs (stopping at the first) and sends what it found to
+//              the owner along the row.
+// Every rank's threads (an OpenMP team of `threads`) share each step's loops. The calls into MPI are made by the
+// thread that started MPI, between parallel regions (MPI_THREAD_FUNNELED); the steps do not overlap communication
+// with computation (docs/DISTRIBUTED_BFS.md says why not here).
+#pragma once
+#include <mpi.h>
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "bfs/bfs.hpp"
+#include "bfs/distributed/block_graph.hpp"
+#include "bfs/distributed/exchange.hpp"
+#include "bfs/distributed/grid.hpp"
+
+namespace ulibc::bfs::distributed {
+
+// What one level of the last search did: its step, the job's frontier and discoveries, and this rank's bytes.
+struct Level {
+  Direction direction = Direction::top_down;  // top_down or bottom_up
+  std::int64_t frontier = 0;                  // vertices the step started from, in the whole job
+  std::int64_t discovered = 0;                // vertices it added, in the whole job
+  Bytes bytes;                                // this rank's traffic in the step, its counts' sums included
+};
+
+class DistributedBfs {
+ public:
+  // Collective over `comm`: forms the grid (Error(input) as Grid's) and builds this rank's block (kernel 1) on
+  // `threads` OpenMP threads (>= 1, else Error(input)). `report` (optional) as BlockGraph's.
+  DistributedBfs(const graph::Tuples& tuples, MPI_Comm comm, GridShape shape, int threads,
+                 graph::BuildReport* report = nullptr);
+  ~DistributedBfs();
+
+  // Collective: one search from `root`. Error(input), alike on every rank, for a root outside the graph or alpha or
+  // beta not positive. Returns this rank's parents: element i is the parent of vertex grid().first(rank) + i, or
+  // kUnreached. Valid until the next search.
+  std::span<const Vertex> search(Vertex root, const Params& params = {});
+
+  const std::vector<Level>& levels() const { return levels_; }  // the last search's, in order
+  const Grid& grid() const { return *grid_; }
+  const BlockGraph& graph() const { return *graph_; }
+  int threads() const { return threads_; }
+  // This rank's memory as allocated: its block of the graph and its search state.
+  std::size_t bytes() const;
+  // Collective: the whole parent array of the last search on rank `to` (empty elsewhere), for tests and small graphs.
+  std::vector<Vertex> gather_parents(int to) const;
+
+ private:
+  struct Found;
+  // The job's frontier size and its arcs, summed after a step.
+  struct Totals {
+    std::int64_t frontier = 0, scout = 0;
+  };
+  void start(Vertex root);
+  Totals top_down_step(Bytes& bytes);
+  Totals bottom_up_step(Bytes& bytes);
+  using Sent = std::vector<std::vector<Found>>;  // per thread, per grid column
+  Totals keep_found(const std::vector<Sent>& sent, Bytes& bytes);
+  std::vector<std::uint64_t> frontier_words(Bytes& bytes);
+
+  std::unique_ptr<Grid> grid_;
+  std::unique_ptr<BlockGraph> graph_;
+  int threads_ = 1;
+  Vertex first_ = 0, row_offset_ = 0;  // this rank's first vertex, and its row index
+  std::vector<Vertex> parent_;
+  std::vector<std::uint64_t> row_seen_;  // row block: visited (own block and gathered), or already sent (top-down)
+  std::vector<Vertex> front_;            // this rank's frontier, as global ids
+  std::vector<Sent> sent_;               // each thread's finds, per owner's grid column
+  std::vector<Level> levels_;
+};
+
+}  // namespace ulibc::bfs::distributed
