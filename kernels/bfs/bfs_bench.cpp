@@ -6,6 +6,10 @@
 // with edges. Each run builds its kernel straight from the tuples for the
 // run's team and placement (Graph500's kernel 1: no CSR beside the kernel's
 // lists), then times and validates every search.
+//
+// Under an MPI launcher with more than one rank (`mpirun -n K ulibc bench bfs`) the same procedure runs across the
+// ranks (bfs/distributed/): every rank places its team inside its share of its machine, draws its share of the
+// tuples, and holds one block of the graph on an R x C grid of ranks; rank 0 writes the results.
 #include "bfs/bfs_bench.hpp"
 
 #include <fmt/format.h>
@@ -14,6 +18,8 @@
 #include <filesystem>
 #include <optional>
 
+#include "bfs/distributed/graph500.hpp"
+#include "bfs/distributed/traffic.hpp"
 #include "bfs/graph500.hpp"
 #include "graph/builder.hpp"
 #include "graph/edge_io.hpp"
@@ -23,8 +29,12 @@
 #include "harness/memory_check.hpp"
 #include "harness/stats.hpp"
 #include "harness/timer.hpp"
+#include "mpi/comm.hpp"
+#include "mpi/rank_placement.hpp"
 #include "ulibc/error.hpp"
 #include "ulibc/memory.hpp"
+#include "ulibc/process_memory.hpp"
+#include "ulibc/rank_share.hpp"
 
 namespace ulibc::bfs {
 
@@ -73,6 +83,26 @@ std::uint64_t estimated_bytes(std::uint64_t vertices, std::uint64_t tuples, bool
   const std::uint64_t per_vertex = sizeof(graph::EdgeIndex) + 3 * sizeof(Vertex) + 1 + 9;
   std::uint64_t total = held ? saturating_mul(tuples, sizeof(graph::Edge)) : 0;
   for (std::uint64_t part : {arcs_bytes, saturating_mul(vertices + 1, per_vertex)}) {
+    if (part >= UINT64_MAX - total) return UINT64_MAX;
+    total += part;
+  }
+  return total;
+}
+
+// The same for one rank of a job across ranks, before anything is allocated: its arcs (2m/P, a quarter more for a
+// block above the mean) received as 8-byte pairs and indexed twice at 4 bytes each, the two indices' offsets over its
+// row and column blocks, its share of per-vertex state (parents, degrees, levels and marks for the validator), the
+// row and column bitmaps, a round's buffers, and a file's tuples (each rank reads the file).
+std::uint64_t estimated_rank_bytes(std::uint64_t vertices, std::uint64_t tuples, const distributed::GridShape& grid,
+                                   bool held) {
+  const std::uint64_t ranks = static_cast<std::uint64_t>(grid.rows) * static_cast<std::uint64_t>(grid.cols);
+  const std::uint64_t arcs = saturating_mul(2, tuples) / ranks * 5 / 4;
+  const std::uint64_t offsets = saturating_mul(
+      vertices / static_cast<std::uint64_t>(grid.rows) + vertices / static_cast<std::uint64_t>(grid.cols) + 2,
+      sizeof(graph::EdgeIndex) + 1);
+  std::uint64_t total = held ? saturating_mul(tuples, sizeof(graph::Edge)) : 0;
+  for (std::uint64_t part : {saturating_mul(arcs, 12), offsets, saturating_mul(vertices / ranks + 64, 13),
+                             saturating_mul(distributed::kRoundTuples, 48)}) {
     if (part >= UINT64_MAX - total) return UINT64_MAX;
     total += part;
   }
@@ -144,12 +174,18 @@ class BfsBench final : public BenchKernel {
     options.add("--beta", params_.beta, "Go back top-down when the frontier falls below 1/beta of the vertices")
         .show_default();
     options
+        .add("--grid", grid_text_,
+             "Under mpirun with K > 1 ranks: the R x C grid of ranks, e.g. 2x2 (default: the squarest with R <= C)")
+        .type_name("RxC");
+    options
         .add("--write-graph", write_graph_,
              "Also write the edge tuples to FILE (.el/.txt: text, else ULIBC binary), e.g. for other programs")
         .type_name("FILE");
   }
 
   void prepare(const Topology& /*topo*/, int max_threads, bool quick) override {
+    join_job();
+    if (ranks_ > 1) return prepare_across_ranks(max_threads, quick);
     check_options(quick);
     Timer generation;
     if (file_.empty()) {
@@ -203,14 +239,36 @@ class BfsBench final : public BenchKernel {
               {"beta", params_.beta},
               {"roots", roots_}});
     if (quick_scale_) p["note"] = "--quick: a small graph, not a TEPS figure";
+    if (ranks_ > 1) p.update({{"ranks", ranks_}, {"grid", grid_.name()}});
     return p;
   }
 
   std::string headline() const override { return "GTEPS"; }
 
+  Topology machine_share(const Topology& topo, const Policy& policy) override {
+    join_job();
+    if (ranks_ == 1) return topo;
+    place_ = mpi::place_rank(MPI_COMM_WORLD, topo, policy);
+    return place_->view;
+  }
+
+  bool everywhere(bool mine) override {
+    int all = mine;
+    if (ranks_ > 1)
+      mpi::check(MPI_Allreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD), "MPI_Allreduce");
+    return all != 0;
+  }
+
+  bool writes_results() const override { return rank_ == 0; }
+
   std::vector<RunResult> run(const RunContext& ctx) override {
     std::vector<RunResult> results;
     for (const Variant* v : variants_) {
+      // Across ranks each rank's share is one NUMA node where the counts allow: the numa variant would be do.
+      if (ranks_ > 1) {
+        if (!v->numa) results.push_back(run_across_ranks(*v, ctx));
+        continue;
+      }
       // The NUMA kernel places each part on the node of its threads: without a placement it has none.
       if (v->numa && ctx.map.policy().kind() == PolicyKind::none) continue;
       results.push_back(run_variant(*v, ctx));
@@ -297,10 +355,133 @@ class BfsBench final : public BenchKernel {
     // are drawn within the construction, which builds the kernel's lists).
     h.insert(h.end(), {{"kernel", v.name},
                        {"graph_generation", fmt::format("{:.6e}", generation_seconds_)},
-                       {"num_mpi_processes", "1"},
+                       {"num_mpi_processes", std::to_string(ranks_)},
                        {"construction_time", fmt::format("{:.6e}", setup_seconds)}});
     return h;
   }
+
+  // Across ranks, also the grid, and per rank (in rank order) its memory and the bytes it sent per search.
+  std::vector<std::pair<std::string, std::string>> report_header(const Variant& v, double setup_seconds,
+                                                                 const distributed::TrafficSummary& traffic,
+                                                                 const std::vector<double>& memory) const {
+    const auto per_rank = [](const std::vector<double>& xs) {
+      std::string line;
+      for (const double x : xs) line += fmt::format("{}{:.6e}", line.empty() ? "" : " ", x);
+      return line;
+    };
+    std::vector<std::pair<std::string, std::string>> h = report_header(v, setup_seconds);
+    h.insert(h.end(), {{"grid", grid_.name()},
+                       {"rank_memory_bytes", per_rank(memory)},
+                       {"rank_bytes_sent_top_down", per_rank(traffic.top_down)},
+                       {"rank_bytes_sent_bottom_up", per_rank(traffic.bottom_up)},
+                       {"rank_bytes_sent_per_edge", per_rank(traffic.per_edge)}});
+    return h;
+  }
+
+  // MPI for the program's lifetime when a launcher started it: the first call that needs to know joins the job.
+  void join_job() {
+    if (joined_) return;
+    joined_ = true;
+    if (!launcher_local_rank()) return;
+    session_.emplace(mpi::ThreadLevel::funneled);
+    const mpi::Place me = mpi::place_in(MPI_COMM_WORLD);
+    ranks_ = me.size;
+    rank_ = me.rank;
+  }
+
+  // Rank 0 checks the options first, so that a mistake is said once; then each rank reads its input and checks
+  // that its share fits, and all refuse together.
+  void prepare_across_ranks(int max_threads, bool quick) {
+    const MPI_Comm world = MPI_COMM_WORLD;
+    mpi::together(world, [&] {
+      if (rank_ == 0) check_options_across_ranks(quick);
+    });
+    if (rank_ != 0) check_options_across_ranks(quick);
+    mpi::together(world, [&] {
+      Timer generation;
+      if (file_.empty()) {
+        tuples_.emplace(kron_);
+      } else {
+        require_memory(saturating_mul(std::filesystem::file_size(file_), 3), "reading " + file_);
+        input_ = graph::read_edges(file_);
+        tuples_.emplace(input_);
+      }
+      generation_seconds_ = generation.seconds();
+      if (tuples_->vertices() < 64 * static_cast<std::int64_t>(ranks_))
+        throw input_error(fmt::format("{} ranks for a graph of {} vertices: each rank needs at least 64 of them",
+                                      ranks_, tuples_->vertices()));
+      require_rank_memory();
+    });
+    generation_seconds_ = mpi::max(generation_seconds_, world);
+    roots_.assign(root_option_.begin(), root_option_.end());
+    if (!roots_.empty()) distributed::check_roots(*tuples_, roots_, world, max_threads);
+  }
+
+  void check_options_across_ranks(bool quick) {
+    check_options(quick);
+    grid_ = grid_text_.empty() ? distributed::squarest_grid(ranks_) : distributed::parse_grid(grid_text_, ranks_);
+    if (!write_graph_.empty()) throw input_error("--write-graph writes from one process: run it without mpirun");
+    for (const std::int64_t r : root_option_)
+      if (r < 0 || r > INT32_MAX) throw input_error(fmt::format("--root {}: not a vertex of the graph", r));
+  }
+
+  // The ranks on one machine share its memory: each may take its part of what is available.
+  void require_rank_memory() const {
+    const std::uint64_t need = estimated_rank_bytes(static_cast<std::uint64_t>(tuples_->vertices()),
+                                                    static_cast<std::uint64_t>(tuples_->size()), grid_, !file_.empty());
+    const int here = launcher_local_rank().value_or(LocalRank{}).ranks;
+    const std::uint64_t can = available_memory() / static_cast<std::uint64_t>(here);
+    if (need > can)
+      throw input_error(fmt::format(
+          "rank {}: its share of the graph (a {} grid of {} vertices and {} tuples) and its search need {}, but the {} "
+          "rank(s) on this machine can use {} each",
+          rank_, grid_.name(), tuples_->vertices(), tuples_->size(), format_bytes(need), here, format_bytes(can)));
+  }
+
+  RunResult run_across_ranks(const Variant& v, const RunContext& ctx) {
+    const MPI_Comm world = MPI_COMM_WORLD;
+    Timer setup;
+    distributed::DistributedBfs kernel(*tuples_, world, grid_, ctx.threads(), &build_report_);
+    const double setup_seconds = mpi::max(setup.seconds(), world);
+    arcs_ = kernel.graph().arcs();
+    if (roots_.empty()) roots_ = distributed::choose_roots(kernel, roots_count_, kron_.seed);
+    if (roots_.empty()) throw input_error("the graph has no edges: there is nothing to search");
+    Params params = params_;
+    params.direction = v.direction;
+    const std::vector<distributed::Search> runs = distributed::run_searches(kernel, *tuples_, roots_, params);
+    std::vector<SearchRecord> searches;
+    for (const distributed::Search& s : runs) searches.push_back(s.record);
+
+    RunResult r{.variant = v.name};
+    r.measurements = {gteps_measurement(searches), time_measurement(searches)};
+    r.valid = std::all_of(searches.begin(), searches.end(), [](const SearchRecord& s) { return s.valid; });
+    r.check = check_line(searches);
+    const distributed::TrafficSummary traffic = distributed::summarize_traffic(runs, world);
+    const std::vector<double> memory = distributed::gather_values(static_cast<double>(kernel.bytes()), world);
+    const std::vector<double> built =
+        distributed::gather_values(static_cast<double>(kernel.graph().traffic().sent), world);
+    r.report = graph500_output(report_header(v, setup_seconds, traffic, memory), searches);
+    nlohmann::ordered_json searches_record = searches_json(searches);
+    const nlohmann::ordered_json levels = distributed::traffic_json(runs, world);
+    for (std::size_t k = 0; k < searches.size(); ++k) searches_record[k]["levels"] = levels[k]["levels"];
+    r.details = {{"kernel_setup_seconds", setup_seconds},
+                 {"grid", grid_.name()},
+                 {"ranks", mpi::rank_table(world, *place_, ctx.map)},
+                 {"rank_bytes", memory},
+                 {"construction_bytes_sent", built},
+                 {"search_bytes_sent_top_down", traffic.top_down},
+                 {"search_bytes_sent_bottom_up", traffic.bottom_up},
+                 {"search_bytes_sent_per_edge", traffic.per_edge},
+                 {"searches", searches_record}};
+    return r;
+  }
+
+  bool joined_ = false;
+  std::optional<mpi::Session> session_;
+  int ranks_ = 1, rank_ = 0;
+  std::string grid_text_;
+  distributed::GridShape grid_;
+  std::optional<mpi::RankPlacement> place_;  // this rank's, under the current run's policy
 
   std::optional<int> scale_option_;
   int edgefactor_ = 16;

@@ -74,6 +74,16 @@ class BenchKernel {
   // One run on a team of ctx.threads() OpenMP threads, already placed: use
   // `#pragma omp parallel num_threads(ctx.threads())`, so that thread t is map[t].
   virtual std::vector<RunResult> run(const RunContext& ctx) = 0;
+
+  // A kernel that runs across the ranks of an MPI job (BFS under mpirun) says so through the three below; every
+  // rank runs the same sweep, and these are called by all of them alike (collective there).
+  // The part of the machine this process places its team on under `policy`: the whole of it, or this rank's share
+  // (mpi/rank_placement.hpp), inside which the harness builds the run's mapping.
+  virtual Topology machine_share(const Topology& topo, const Policy& /*policy*/) { return topo; }
+  // Whether `mine` holds on every process of the run: a choice of which runs to make must be the same everywhere.
+  virtual bool everywhere(bool mine) { return mine; }
+  // Whether this process writes the results (table, CSV, JSON, plot, progress): across ranks, rank 0 alone.
+  virtual bool writes_results() const { return true; }
 };
 
 }  // namespace ulibc::harness

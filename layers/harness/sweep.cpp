@@ -46,7 +46,8 @@ void record_binding(const TeamBinding& binding, RunRecord& record) {
 }
 
 RunRecord run_once(BenchKernel& kernel, const Topology& topo, const Policy& policy, int threads) {
-  const Mapping map = Mapping::build(topo, policy, threads);
+  const Topology share = kernel.machine_share(topo, policy);
+  const Mapping map = Mapping::build(share, policy, threads);
   RunRecord record{.policy = policy.name(), .threads = threads};
   const Timer timer;
   {
@@ -56,7 +57,7 @@ RunRecord run_once(BenchKernel& kernel, const Topology& topo, const Policy& poli
     const bool bound = team && team->bound();
     if (team) record_binding(team->binding(), record);
     try {
-      record.results = kernel.run(RunContext{.topo = topo, .map = map, .bound = bound});
+      record.results = kernel.run(RunContext{.topo = share, .map = map, .bound = bound});
     } catch (const std::exception& e) {
       record.error = e.what();
     }
@@ -128,10 +129,10 @@ TuneChoice tune(BenchKernel& kernel, const Topology& topo, int threads, Progress
   TuneChoice choice{.threads = threads};
   std::vector<Mapping> measured;
   for (const Policy& policy : tuning_candidates()) {
-    const Mapping map = Mapping::build(topo, policy, threads);
+    const Mapping map = Mapping::build(kernel.machine_share(topo, policy), policy, threads);
     const auto twin =
         std::find_if(measured.begin(), measured.end(), [&](const Mapping& m) { return same_placement(m, map); });
-    if (twin != measured.end()) {
+    if (kernel.everywhere(twin != measured.end())) {
       choice.notes.push_back(
           fmt::format("{} gives the same placement as {}: measured once", policy.name(), twin->policy().name()));
       continue;

@@ -15,25 +15,11 @@
 namespace ulibc::testing {
 namespace {
 
-const std::string kMpirun = "/usr/bin/mpirun";
 // Few and small sizes, few short repetitions: the tests check the record, not the machine.
 const std::vector<std::string> kTiny = {"bench", "mpi", "--quick", "--sizes", "8,64,4Ki"};
 const std::vector<std::size_t> kTinySizes = {8, 64, 4096};
 
-CliResult mpirun(int ranks, std::vector<std::string> args) {
-  std::vector<std::string> command = {kMpirun, "-n", std::to_string(ranks), ULIBC_CLI_PATH};
-  command.insert(command.end(), args.begin(), args.end());
-  return run_program(command, mpi_launcher_environment());
-}
-
-std::vector<std::string> with(std::vector<std::string> args, std::initializer_list<std::string> more) {
-  args.insert(args.end(), more);
-  return args;
-}
-
-#define SKIP_WITHOUT_MPIRUN()             \
-  if (access(kMpirun.c_str(), X_OK) != 0) \
-  GTEST_SKIP() << kMpirun << " not found (scripts/setup.sh installs openmpi-bin)"
+CliResult mpirun(int ranks, const std::vector<std::string>& args) { return run_cli_ranks(ranks, args); }
 
 // Sizes ascending as asked, every median and repetition a positive number.
 void expect_series(const nlohmann::json& series, const std::string& value, const std::string& reps) {
@@ -157,18 +143,6 @@ TEST(BenchMpiCli, BadOptionsAreRefusedWithOneLine) {
   expect_usage_error(bench({"--thread-level", "multiple"}), {"--thread-level \"multiple\"", "single or funneled"});
   // A profile is what the solver pays, at its own level.
   expect_usage_error(bench({"--thread-level", "single", "--save", "profile.json"}), {"--save", "funneled"});
-}
-
-// Under a launcher every rank leaves, with one message between them, whichever rank found the fault.
-void expect_job_refused(const CliResult& r, const std::string& needle) {
-  EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_EQ(r.out, "");
-  std::size_t lines = 0;
-  for (std::size_t at = r.err.find("ulibc: error: "); at != std::string::npos;
-       at = r.err.find("ulibc: error: ", at + 1))
-    ++lines;
-  EXPECT_EQ(lines, 1u) << r.err;
-  EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
 }
 
 TEST(BenchMpiCli, BadOptionsEndTheWholeJob) {

@@ -143,15 +143,12 @@ TEST(GmresCli, TuningFileRemembersTheChoices) {
 
 class GmresMpirun : public ::testing::Test {
  protected:
-  void SetUp() override {
-    if (access(kMpirun, X_OK) != 0) GTEST_SKIP() << kMpirun << " not found (scripts/setup.sh installs openmpi-bin)";
-  }
+  void SetUp() override { SKIP_WITHOUT_MPIRUN(); }
   CliResult gmres(int ranks, std::vector<std::string> args) {
-    std::vector<std::string> command = {kMpirun, "-n", std::to_string(ranks), ULIBC_CLI_PATH, "gmres"};
-    command.insert(command.end(), args.begin(), args.end());
-    return run_program(command, kMpiLauncher);
+    std::vector<std::string> words = {"gmres"};
+    words.insert(words.end(), args.begin(), args.end());
+    return run_cli_ranks(ranks, words);
   }
-  static constexpr const char* kMpirun = "/usr/bin/mpirun";
 };
 
 // Every rank in the table, once; rank 0 alone prints.

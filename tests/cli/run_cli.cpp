@@ -141,8 +141,28 @@ std::map<std::string, std::string> mpi_launcher_environment() {
   env.insert({{"OMPI_ALLOW_RUN_AS_ROOT", "1"},
               {"OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1"},
               {"OMPI_MCA_rmaps_base_oversubscribe", "1"},
-              {"OMPI_MCA_mpi_yield_when_idle", "1"}});
+              {"OMPI_MCA_mpi_yield_when_idle", "1"},
+              {"OMP_WAIT_POLICY", "passive"}});
   return env;
+}
+
+bool have_mpirun() { return access(kMpirun, X_OK) == 0; }
+
+CliResult run_cli_ranks(int ranks, const std::vector<std::string>& args) {
+  std::vector<std::string> command = {kMpirun, "-n", std::to_string(ranks), ULIBC_CLI_PATH};
+  command.insert(command.end(), args.begin(), args.end());
+  return run_program(command, kMpiLauncher);
+}
+
+void expect_job_refused(const CliResult& r, const std::string& needle) {
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.out, "");
+  std::size_t lines = 0;
+  for (std::size_t at = r.err.find("ulibc: error: "); at != std::string::npos;
+       at = r.err.find("ulibc: error: ", at + 1))
+    ++lines;
+  EXPECT_EQ(lines, 1u) << r.err;
+  EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
 }
 
 std::string read_file(const std::string& path) {

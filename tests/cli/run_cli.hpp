@@ -37,6 +37,22 @@ std::map<std::string, std::string> mpi_launcher_environment();
 inline const std::map<std::string, std::string> kMpiAlone = mpi_alone_environment();
 inline const std::map<std::string, std::string> kMpiLauncher = mpi_launcher_environment();
 
+// Debian's launcher (scripts/setup.sh installs openmpi-bin); tests that need it skip without it.
+inline constexpr const char* kMpirun = "/usr/bin/mpirun";
+bool have_mpirun();
+#define SKIP_WITHOUT_MPIRUN() \
+  if (!have_mpirun()) GTEST_SKIP() << kMpirun << " not found (scripts/setup.sh installs openmpi-bin)"
+// `args` and then `more`: a command line and a variation of it.
+inline std::vector<std::string> with(std::vector<std::string> args, std::initializer_list<std::string> more) {
+  args.insert(args.end(), more);
+  return args;
+}
+// `mpirun -n ranks ulibc args...` in kMpiLauncher's environment.
+CliResult run_cli_ranks(int ranks, const std::vector<std::string>& args);
+// Under a launcher every rank leaves with exit code 2, printing nothing on stdout and one "ulibc: error:" line
+// between them that contains `needle`, whichever rank found the fault.
+void expect_job_refused(const CliResult& r, const std::string& needle);
+
 // The whole of a file the tool wrote ("" when it is missing).
 std::string read_file(const std::string& path);
 // Writes `bytes` to `path`, for the tool to read.

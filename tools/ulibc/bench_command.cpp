@@ -145,9 +145,13 @@ void print_plan(const BenchKernel& kernel, const Topology& topo, const std::vect
   }
 }
 
+// Every rank of a kernel that runs across ranks comes here alike; one writes, the others leave quietly on failure
+// (the writer says why).
 void run_kernel(BenchKernel& kernel, HarnessOptions& o, Mode mode) {
   const Topology topo = load_topology(o.fsroot, o.dry_run, mode == Mode::tune ? "tune" : "bench");
-  const std::vector<int> threads = o.threads.empty() ? harness::default_thread_counts(topo) : o.threads;
+  const Topology share = kernel.machine_share(topo, Policy(PolicyKind::scatter));  // what one team may fill
+  const bool writer = kernel.writes_results();
+  const std::vector<int> threads = o.threads.empty() ? harness::default_thread_counts(share) : o.threads;
   harness::check_thread_counts(threads, topo);
   const bool best = mode == Mode::tune || wants_best(o);
   const std::vector<Policy> policies =
@@ -155,23 +159,29 @@ void run_kernel(BenchKernel& kernel, HarnessOptions& o, Mode mode) {
            : parse_policies(o.policies.empty() ? std::vector<std::string>{"all"} : o.policies);
   const int largest_team = *std::max_element(threads.begin(), threads.end());
   kernel.prepare(topo, largest_team, o.quick);
-  if (o.dry_run) return print_plan(kernel, topo, policies, threads, o);
+  if (o.dry_run) return writer ? print_plan(kernel, topo, policies, threads, o) : void();
   check_outputs(o);
-  warn_if_oversubscribed(Mapping::build(topo, Policy(PolicyKind::scatter), largest_team));
+  if (writer) warn_if_oversubscribed(Mapping::build(share, Policy(PolicyKind::scatter), largest_team));
 
   BenchReport report{.kernel = kernel.name(), .command = command_line(), .headline = kernel.headline()};
-  harness::Progress progress(kernel.name(), static_cast<int>(threads.size() * policies.size()));
-  if (best)
-    for (int t : threads) report.tuning.push_back(harness::tune(kernel, topo, t, progress, report.runs));
-  else
-    report.runs =
-        harness::run_sweep(kernel, topo, harness::SweepPlan{.policies = policies, .threads = threads}, progress);
+  harness::Progress progress(kernel.name(), static_cast<int>(threads.size() * policies.size()), writer);
+  try {
+    if (best)
+      for (int t : threads) report.tuning.push_back(harness::tune(kernel, topo, t, progress, report.runs));
+    else
+      report.runs =
+          harness::run_sweep(kernel, topo, harness::SweepPlan{.policies = policies, .threads = threads}, progress);
+  } catch (const Error& e) {
+    if (!writer) throw Error(e.kind(), "");
+    throw;
+  }
   report.parameters =
       kernel.parameters();  // after the runs: some are resolved while running (EPCC's inner repetitions)
 
-  write_outputs(report, topo, o, mode);
+  if (writer) write_outputs(report, topo, o, mode);
   if (const int failed = report.failed_runs())
-    throw system_error(fmt::format("{} of {} runs failed (see the check column)", failed, report.runs.size()));
+    throw system_error(writer ? fmt::format("{} of {} runs failed (see the check column)", failed, report.runs.size())
+                              : "");
 }
 
 Command add_kernel_command(harness::Options& parent, Mode mode, const std::string& name) {

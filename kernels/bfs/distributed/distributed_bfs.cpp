@@ -70,6 +70,7 @@ std::span<const Vertex> DistributedBfs::search(Vertex root, const Params& params
     const Totals next = bottom_up ? bottom_up_step(level.bytes) : top_down_step(level.bytes);
     level.direction = bottom_up ? Direction::bottom_up : Direction::top_down;
     level.discovered = next.frontier;
+    level.finds = next.finds;
     if (bottom_up && params.direction == Direction::optimizing &&
         !(next.frontier >= now.frontier || static_cast<double>(next.frontier) > small))
       bottom_up = false;
@@ -166,8 +167,11 @@ DistributedBfs::Totals DistributedBfs::bottom_up_step(Bytes& bytes) {
 
 // The finds of every rank of the grid row, each sent to its owner, who keeps the first parent a vertex gets.
 DistributedBfs::Totals DistributedBfs::keep_found(const std::vector<Sent>& sent, Bytes& bytes) {
-  const std::vector<Found> found =
-      alltoall(join(sent, static_cast<std::size_t>(grid_->shape().cols)), grid_->row_comm(), bytes);
+  const Sent out = join(sent, static_cast<std::size_t>(grid_->shape().cols));
+  std::int64_t finds = 0;
+  for (std::size_t c = 0; c < out.size(); ++c)
+    if (static_cast<int>(c) != grid_->col_of(grid_->rank())) finds += static_cast<std::int64_t>(out[c].size());
+  const std::vector<Found> found = alltoall(out, grid_->row_comm(), bytes);
   const auto count = static_cast<std::int64_t>(found.size());
   std::int64_t scout = 0;
   std::vector<std::vector<Vertex>> next(static_cast<std::size_t>(threads_));
@@ -190,7 +194,7 @@ DistributedBfs::Totals DistributedBfs::keep_found(const std::vector<Sent>& sent,
   for (const std::vector<Vertex>& part : next) front_.insert(front_.end(), part.begin(), part.end());
   std::int64_t totals[] = {static_cast<std::int64_t>(front_.size()), scout};
   sum_in_place(totals, grid_->world(), bytes);
-  return {.frontier = totals[0], .scout = totals[1]};
+  return {.frontier = totals[0], .scout = totals[1], .finds = finds};
 }
 
 std::vector<Vertex> DistributedBfs::gather_parents(int to) const {

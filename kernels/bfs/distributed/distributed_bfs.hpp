@@ -34,6 +34,7 @@ struct Level {
   std::int64_t frontier = 0;                  // vertices the step started from, in the whole job
   std::int64_t discovered = 0;                // vertices it added, in the whole job
   Bytes bytes;                                // this rank's traffic in the step, its counts' sums included
+  std::int64_t finds = 0;                     // vertices (with a parent) this rank sent to others of its row
 };
 
 class DistributedBfs {
@@ -60,9 +61,9 @@ class DistributedBfs {
 
  private:
   struct Found;
-  // The job's frontier size and its arcs, summed after a step.
+  // The job's frontier size and its arcs, summed after a step, and this rank's finds sent to others.
   struct Totals {
-    std::int64_t frontier = 0, scout = 0;
+    std::int64_t frontier = 0, scout = 0, finds = 0;
   };
   void start(Vertex root);
   Totals top_down_step(Bytes& bytes);

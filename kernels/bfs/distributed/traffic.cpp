@@ -32,20 +32,22 @@ nlohmann::ordered_json traffic_json(const std::vector<Search>& searches, MPI_Com
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
   for (const Search& s : searches) {
     std::vector<std::int64_t> mine;
-    for (const Level& l : s.levels) mine.insert(mine.end(), {l.bytes.sent, l.bytes.received});
+    for (const Level& l : s.levels) mine.insert(mine.end(), {l.bytes.sent, l.bytes.received, l.finds});
     const std::vector<std::int64_t> all = gather_all(mine, comm);
     nlohmann::ordered_json levels = nlohmann::ordered_json::array();
     for (std::size_t k = 0; k < s.levels.size(); ++k) {
-      std::vector<std::int64_t> sent, received;
+      std::vector<std::int64_t> sent, received, finds;
       for (std::size_t r = 0; r < ranks; ++r) {
-        sent.push_back(all[r * mine.size() + 2 * k]);
-        received.push_back(all[r * mine.size() + 2 * k + 1]);
+        sent.push_back(all[r * mine.size() + 3 * k]);
+        received.push_back(all[r * mine.size() + 3 * k + 1]);
+        finds.push_back(all[r * mine.size() + 3 * k + 2]);
       }
       levels.push_back({{"direction", direction_name(s.levels[k].direction)},
                         {"frontier", s.levels[k].frontier},
                         {"discovered", s.levels[k].discovered},
                         {"sent", sent},
-                        {"received", received}});
+                        {"received", received},
+                        {"finds", finds}});
     }
     out.push_back({{"root", s.record.root}, {"levels", levels}});
   }

@@ -10,7 +10,8 @@
 namespace ulibc::bfs::distributed {
 
 // Collective: each search's levels, with every rank's bytes sent and received in each, as JSON: one entry per
-// search, {"root", "levels": [{"direction", "frontier", "discovered", "sent": [per rank], "received": [per rank]}]}.
+// search, {"root", "levels": [{"direction", "frontier", "discovered", "sent", "received", "finds"}]}, the last three
+// per rank (finds: the vertices a rank sent to others of its grid row, with the parent it found).
 nlohmann::ordered_json traffic_json(const std::vector<Search>& searches, MPI_Comm comm);
 
 // What a search moved: per rank, the mean over the searches of the bytes it sent in one, top-down and bottom-up
