@@ -7,13 +7,16 @@
 For each level of each search the record holds the job's frontier F and discoveries D, and every rank's bytes sent
 and finds (vertices it sent, with a parent, to another rank of its grid row). The model is
     bytes = 4 F (R - 1)                     top-down: the frontier gathered along grid columns, as a list
-          + (R - 1 + C - 1) W               bottom-up: the frontier along columns, the visited along rows, as bitmaps
+          + (R - 1) W + (2 C - 1) W         bottom-up: the frontier along columns, as a bitmap; the row's segment
+                                            bitmaps passed round the row twice (C > 1)
+          + (C - 1) W                       the last bottom-up level before a top-down one: the visited gathered
+                                            along rows
           + 8 finds + 16 P                  the finds along grid rows; the sums that steer the search (and 8 P more
                                             in the first level: the root's degree)
 with W the graph's bitmap bytes (n / 8, in whole words per block). The check: the measured bytes equal the model's
 for every level. The finds are the part a model of the search must predict: kappa = finds / (D (C - 1) / C) says
-how many times over the row's ranks sent a vertex (each finds it in its own column's arcs; top-down, a rank also
-sends vertices that others visited first). --project scales the measured level profile (F, D as shares of n; kappa
+how many times over the row's ranks sent a vertex: once bottom-up (the first rank to see a parent marks it), up to C
+times top-down (each rank finds it in its own column's arcs, and also sends vertices that others visited first). --project scales the measured level profile (F, D as shares of n; kappa
 from 1 to min(C, 2 x edgefactor)) to a larger job on the squarest grid.
 """
 import argparse
@@ -33,15 +36,16 @@ def blocks(n, ranks):
     return [first[p + 1] - first[p] for p in range(ranks)]
 
 
-def fixed_bytes(direction, frontier, n, rows, cols, first):
+def fixed_bytes(direction, frontier, n, rows, cols, first, switching):
     """The job's bytes in a level that do not depend on who found what (payload; the sums as 16 bytes a rank, and
-    8 more in the first level: the root's degree)."""
+    8 more in the first level: the root's degree). `switching`: a bottom-up level that a top-down one follows."""
     ranks = rows * cols
     sums = (16 + 8 * first) * ranks if ranks > 1 else 0
     if direction == "top-down":
         return 4 * frontier * (rows - 1) + sums
-    bitmap_words = sum(words(b) for b in blocks(n, ranks))
-    return 8 * bitmap_words * (rows - 1) + 8 * bitmap_words * (cols - 1) + sums
+    bitmap = 8 * sum(words(b) for b in blocks(n, ranks))
+    passes = 2 * cols - 1 if cols > 1 else 0
+    return bitmap * (rows - 1) + bitmap * passes + bitmap * (cols - 1) * switching + sums
 
 
 def finds_share(cols):
@@ -63,11 +67,17 @@ def check(record):
             for s in searches:
                 for k, level in enumerate(s.get("levels", [])):
                     per_level.setdefault(k, []).append(level)
+            for s in searches:
+                levels = s.get("levels", [])
+                for k, level in enumerate(levels):
+                    level["switching"] = (level["direction"] == "bottom-up" and k + 1 < len(levels)
+                                          and levels[k + 1]["direction"] == "top-down")
             for k in sorted(per_level):
                 levels = per_level[k]
                 sent = sum(sum(l["sent"]) for l in levels)
                 finds = sum(sum(l["finds"]) for l in levels)
-                model = sum(fixed_bytes(l["direction"], l["frontier"], n, rows, cols, k == 0) for l in levels) + 8 * finds
+                model = sum(fixed_bytes(l["direction"], l["frontier"], n, rows, cols, k == 0, l["switching"])
+                            for l in levels) + 8 * finds
                 found = sum(l["discovered"] for l in levels)
                 kappa = finds / (found * finds_share(cols)) if found and cols > 1 else float("nan")
                 ok &= sent == model
@@ -86,8 +96,9 @@ def project(per_level, n_measured, scale, ranks, edgefactor):
     for levels in per_level.values():
         share_f = sum(l["frontier"] for l in levels) / len(levels) / n_measured
         share_d = sum(l["discovered"] for l in levels) / len(levels) / n_measured
+        switching = sum(l["switching"] for l in levels) / len(levels)
         fixed = (4 * share_f * n * (rows - 1) if levels[0]["direction"] == "top-down"
-                 else n / 8 * (rows - 1 + cols - 1)) / ranks
+                 else n / 8 * (rows - 1 + 2 * cols - 1 + (cols - 1) * switching)) / ranks
         finds = 8 * share_d * n * finds_share(cols) / ranks
         low += fixed + finds
         high += fixed + finds * min(cols, 2 * edgefactor)

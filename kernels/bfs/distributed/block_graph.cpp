@@ -80,6 +80,7 @@ BlockGraph::BlockGraph(const graph::Tuples& tuples, const Grid& grid, int thread
   graph::BuildReport mine;
   index_by_target(receive_arcs(tuples, grid, threads, mine), grid, threads, mine);
   index_by_source(grid, threads);
+  order_sources(threads);
   sum_degrees(grid);
   std::int64_t totals[] = {local_arcs(), mine.self_loops, mine.duplicates};
   sum_in_place(totals, grid.world(), traffic_);
@@ -143,6 +144,27 @@ void BlockGraph::index_by_source(const Grid& grid, int threads) {
     for (std::int64_t i = 0; i < rows; ++i)
       for (const std::uint32_t j : by_target_.of(i)) f(j, static_cast<std::uint32_t>(i));
   });
+}
+
+// Each row vertex's sources by descending number of arcs in this block, ties by id: a bottom-up step stops at the
+// first source in the frontier, and the frontier is where the hubs are (as the one-process kernel orders its lists).
+void BlockGraph::order_sources(int threads) {
+  const auto rows = static_cast<std::int64_t>(by_target_.offsets.size()) - 1;
+  const auto arcs_of = [&](std::uint32_t u) { return by_source_.offsets[u + 1] - by_source_.offsets[u]; };
+  first_source_.resize(static_cast<std::size_t>(rows));
+  sourced_.assign(static_cast<std::size_t>((rows + 63) / 64), 0);
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1024)
+  for (std::int64_t i = 0; i < rows; ++i) {
+    const auto begin = by_target_.ids.begin() + by_target_.offsets[i],
+               end = by_target_.ids.begin() + by_target_.offsets[i + 1];
+    std::sort(begin, end, [&](std::uint32_t a, std::uint32_t b) {
+      const EdgeIndex da = arcs_of(a), db = arcs_of(b);
+      return da != db ? da > db : a < b;
+    });
+    first_source_[i] = begin == end ? 0 : *begin;
+  }
+  for (std::int64_t i = 0; i < rows; ++i)
+    if (by_target_.offsets[i + 1] > by_target_.offsets[i]) sourced_[i / 64] |= std::uint64_t{1} << (i % 64);
 }
 
 // A vertex's arcs lie in the C blocks of its grid row, one part per column: the owner gets their sum.

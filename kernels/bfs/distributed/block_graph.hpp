@@ -1,10 +1,10 @@
 // bfs/distributed/block_graph.hpp — Graph500's kernel 1 across ranks: each rank's block of the adjacency matrix.
 //
 // Rank (r, c) of the grid (grid.hpp) holds the arcs u → v with u in column block c and v in row block r, without
-// self-loops or duplicates, indexed both ways: by target (a row vertex's sources, as column indices, ascending), what
-// a bottom-up step reads, and by source (a column vertex's targets, as row indices, ascending), what a top-down step
-// reads. Both indices hold the same arcs: 8 bytes an arc where the one-process kernel's lists take 4, the price of
-// searching both ways without a transpose on the fly.
+// self-loops or duplicates, indexed both ways: by target (a row vertex's sources, as column indices, those with the
+// most arcs in the block first), what a bottom-up step reads, and by source (a column vertex's targets, as row
+// indices, ascending), what a top-down step reads. Both indices hold the same arcs: 8 bytes an arc where the
+// one-process kernel's lists take 4, the price of searching both ways without a transpose on the fly.
 #pragma once
 #include <cstdint>
 #include <span>
@@ -46,12 +46,20 @@ class BlockGraph {
   BlockGraph(const graph::Tuples& tuples, const Grid& grid, int threads, graph::BuildReport* report = nullptr);
 
   std::span<const std::uint32_t> sources(std::int64_t row_index) const { return by_target_.of(row_index); }
+  // Each row vertex's first source, in an array of its own: a bottom-up step reads it in vertex order before the
+  // vertex's list (a cache miss each), and it is usually the parent. Unused for a vertex without sources here.
+  std::uint32_t first_source(std::int64_t row_index) const { return first_source_[row_index]; }
+  // A bitmap over the row block: which vertices have sources here. Bits beyond the row's end are clear.
+  const std::uint64_t* sourced() const { return sourced_.data(); }
   std::span<const std::uint32_t> targets(std::int64_t col_index) const { return by_source_.of(col_index); }
   // The degree, in the whole graph, of this rank's i-th vertex (grid.first(rank) + i).
   EdgeIndex degree(std::int64_t own_index) const { return degree_[own_index]; }
   EdgeIndex arcs() const { return arcs_; }  // of the whole graph
   EdgeIndex local_arcs() const { return static_cast<EdgeIndex>(by_target_.ids.size()); }
-  std::size_t bytes() const { return by_target_.bytes() + by_source_.bytes() + degree_.size() * sizeof(Vertex); }
+  std::size_t bytes() const {
+    return by_target_.bytes() + by_source_.bytes() + (first_source_.size() + degree_.size()) * sizeof(Vertex) +
+           sourced_.size() * sizeof(std::uint64_t);
+  }
   const Bytes& traffic() const { return traffic_; }  // what construction moved
 
  private:
@@ -59,9 +67,12 @@ class BlockGraph {
   std::vector<Arc> receive_arcs(const graph::Tuples& tuples, const Grid& grid, int threads, graph::BuildReport& report);
   void index_by_target(std::vector<Arc> arcs, const Grid& grid, int threads, graph::BuildReport& report);
   void index_by_source(const Grid& grid, int threads);
+  void order_sources(int threads);
   void sum_degrees(const Grid& grid);
 
   Lists by_target_, by_source_;
+  std::vector<std::uint32_t> first_source_;
+  std::vector<std::uint64_t> sourced_;
   std::vector<Vertex> degree_;
   EdgeIndex arcs_ = 0;
   Bytes traffic_;

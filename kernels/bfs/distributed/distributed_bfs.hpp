@@ -6,10 +6,11 @@
 //   top-down:  the frontier's vertices are gathered along the grid column as a list; each rank follows the arcs
 //              of its block out of them and sends every target it has not sent before, with the source as its
 //              parent, to the target's owner along the grid row; the owner keeps the first parent it gets.
-//   bottom-up: the frontier is gathered along the grid column as a bitmap, and which vertices of the row block are
-//              visited along the grid row; each rank looks, for every unvisited vertex of its row block, for a
-//              source in the frontier among its block's arcs (stopping at the first) and sends what it found to
-//              the owner along the row.
+//   bottom-up: the frontier is gathered along the grid column as a bitmap; the row block's C segments (its ranks'
+//              blocks) go round the grid row in C sub-steps, each rank looking, for every vertex of the segment in
+//              hand that no rank has found yet, for a source in the frontier among its block's arcs (stopping at
+//              the first), then passing the segment's bitmap on (Beamer, Buluç, Asanović and Patterson,
+//              "Distributed memory breadth-first search revisited", §4); each find goes to its owner along the row.
 // Every rank's threads (an OpenMP team of `threads`) share each step's loops. The calls into MPI are made by the
 // thread that started MPI, between parallel regions (MPI_THREAD_FUNNELED); the steps do not overlap communication
 // with computation (docs/DISTRIBUTED_BFS.md says why not here).
@@ -68,6 +69,10 @@ class DistributedBfs {
   void start(Vertex root);
   Totals top_down_step(Bytes& bytes);
   Totals bottom_up_step(Bytes& bytes);
+  enum class Sources { all, first, rest };  // which of a vertex's sources a bottom-up sub-step looks at
+  void search_segment(const std::vector<std::uint64_t>& frontier, int segment, std::vector<std::uint64_t>& seen,
+                      Sources which);
+  void gather_row_seen(Bytes& bytes);
   using Sent = std::vector<std::vector<Found>>;  // per thread, per grid column
   Totals keep_found(const std::vector<Sent>& sent, Bytes& bytes);
   std::vector<std::uint64_t> frontier_words(Bytes& bytes);
@@ -77,9 +82,10 @@ class DistributedBfs {
   int threads_ = 1;
   Vertex first_ = 0, row_offset_ = 0;  // this rank's first vertex, and its row index
   std::vector<Vertex> parent_;
-  std::vector<std::uint64_t> row_seen_;  // row block: visited (own block and gathered), or already sent (top-down)
-  std::vector<Vertex> front_;            // this rank's frontier, as global ids
-  std::vector<Sent> sent_;               // each thread's finds, per owner's grid column
+  std::vector<std::uint64_t> row_seen_;    // row block: visited (own block and gathered), or already sent (top-down)
+  std::vector<Vertex> front_;              // this rank's frontier, as global ids
+  std::vector<Sent> sent_;                 // each thread's finds, per owner's grid column
+  std::vector<std::vector<Vertex>> kept_;  // each thread's finds in this rank's block, kept at once
   std::vector<Level> levels_;
 };
 
