@@ -30,6 +30,7 @@
 #include "harness/stats.hpp"
 #include "harness/timer.hpp"
 #include "mpi/comm.hpp"
+#include "mpi/job.hpp"
 #include "mpi/rank_placement.hpp"
 #include "ulibc/error.hpp"
 #include "ulibc/memory.hpp"
@@ -184,8 +185,8 @@ class BfsBench final : public BenchKernel {
   }
 
   void prepare(const Topology& /*topo*/, int max_threads, bool quick) override {
-    join_job();
-    if (ranks_ > 1) return prepare_across_ranks(max_threads, quick);
+    job_.join();
+    if (job_.across_ranks()) return prepare_across_ranks(max_threads, quick);
     check_options(quick);
     Timer generation;
     if (file_.empty()) {
@@ -239,33 +240,21 @@ class BfsBench final : public BenchKernel {
               {"beta", params_.beta},
               {"roots", roots_}});
     if (quick_scale_) p["note"] = "--quick: a small graph, not a TEPS figure";
-    if (ranks_ > 1) p.update({{"ranks", ranks_}, {"grid", grid_.name()}});
+    if (job_.across_ranks()) p.update({{"ranks", job_.ranks()}, {"grid", grid_.name()}});
     return p;
   }
 
   std::string headline() const override { return "GTEPS"; }
 
-  Topology machine_share(const Topology& topo, const Policy& policy) override {
-    join_job();
-    if (ranks_ == 1) return topo;
-    place_ = mpi::place_rank(MPI_COMM_WORLD, topo, policy);
-    return place_->view;
-  }
-
-  bool everywhere(bool mine) override {
-    int all = mine;
-    if (ranks_ > 1)
-      mpi::check(MPI_Allreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD), "MPI_Allreduce");
-    return all != 0;
-  }
-
-  bool writes_results() const override { return rank_ == 0; }
+  Topology machine_share(const Topology& topo, const Policy& policy) override { return job_.share(topo, policy); }
+  bool everywhere(bool mine) override { return job_.everywhere(mine); }
+  bool writes_results() const override { return job_.rank() == 0; }
 
   std::vector<RunResult> run(const RunContext& ctx) override {
     std::vector<RunResult> results;
     for (const Variant* v : variants_) {
       // Across ranks each rank's share is one NUMA node where the counts allow: the numa variant would be do.
-      if (ranks_ > 1) {
+      if (job_.across_ranks()) {
         if (!v->numa) results.push_back(run_across_ranks(*v, ctx));
         continue;
       }
@@ -355,7 +344,7 @@ class BfsBench final : public BenchKernel {
     // are drawn within the construction, which builds the kernel's lists).
     h.insert(h.end(), {{"kernel", v.name},
                        {"graph_generation", fmt::format("{:.6e}", generation_seconds_)},
-                       {"num_mpi_processes", std::to_string(ranks_)},
+                       {"num_mpi_processes", std::to_string(job_.ranks())},
                        {"construction_time", fmt::format("{:.6e}", setup_seconds)}});
     return h;
   }
@@ -378,25 +367,14 @@ class BfsBench final : public BenchKernel {
     return h;
   }
 
-  // MPI for the program's lifetime when a launcher started it: the first call that needs to know joins the job.
-  void join_job() {
-    if (joined_) return;
-    joined_ = true;
-    if (!launcher_local_rank()) return;
-    session_.emplace(mpi::ThreadLevel::funneled);
-    const mpi::Place me = mpi::place_in(MPI_COMM_WORLD);
-    ranks_ = me.size;
-    rank_ = me.rank;
-  }
-
   // Rank 0 checks the options first, so that a mistake is said once; then each rank reads its input and checks
   // that its share fits, and all refuse together.
   void prepare_across_ranks(int max_threads, bool quick) {
     const MPI_Comm world = MPI_COMM_WORLD;
     mpi::together(world, [&] {
-      if (rank_ == 0) check_options_across_ranks(quick);
+      if (job_.rank() == 0) check_options_across_ranks(quick);
     });
-    if (rank_ != 0) check_options_across_ranks(quick);
+    if (job_.rank() != 0) check_options_across_ranks(quick);
     mpi::together(world, [&] {
       Timer generation;
       if (file_.empty()) {
@@ -407,9 +385,9 @@ class BfsBench final : public BenchKernel {
         tuples_.emplace(input_);
       }
       generation_seconds_ = generation.seconds();
-      if (tuples_->vertices() < 64 * static_cast<std::int64_t>(ranks_))
+      if (tuples_->vertices() < 64 * static_cast<std::int64_t>(job_.ranks()))
         throw input_error(fmt::format("{} ranks for a graph of {} vertices: each rank needs at least 64 of them",
-                                      ranks_, tuples_->vertices()));
+                                      job_.ranks(), tuples_->vertices()));
       require_rank_memory();
     });
     generation_seconds_ = mpi::max(generation_seconds_, world);
@@ -419,7 +397,8 @@ class BfsBench final : public BenchKernel {
 
   void check_options_across_ranks(bool quick) {
     check_options(quick);
-    grid_ = grid_text_.empty() ? distributed::squarest_grid(ranks_) : distributed::parse_grid(grid_text_, ranks_);
+    grid_ = grid_text_.empty() ? distributed::squarest_grid(job_.ranks())
+                               : distributed::parse_grid(grid_text_, job_.ranks());
     if (!write_graph_.empty()) throw input_error("--write-graph writes from one process: run it without mpirun");
     for (const std::int64_t r : root_option_)
       if (r < 0 || r > INT32_MAX) throw input_error(fmt::format("--root {}: not a vertex of the graph", r));
@@ -435,7 +414,8 @@ class BfsBench final : public BenchKernel {
       throw input_error(fmt::format(
           "rank {}: its share of the graph (a {} grid of {} vertices and {} tuples) and its search need {}, but the {} "
           "rank(s) on this machine can use {} each",
-          rank_, grid_.name(), tuples_->vertices(), tuples_->size(), format_bytes(need), here, format_bytes(can)));
+          job_.rank(), grid_.name(), tuples_->vertices(), tuples_->size(), format_bytes(need), here,
+          format_bytes(can)));
   }
 
   RunResult run_across_ranks(const Variant& v, const RunContext& ctx) {
@@ -466,7 +446,7 @@ class BfsBench final : public BenchKernel {
     for (std::size_t k = 0; k < searches.size(); ++k) searches_record[k]["levels"] = levels[k]["levels"];
     r.details = {{"kernel_setup_seconds", setup_seconds},
                  {"grid", grid_.name()},
-                 {"ranks", mpi::rank_table(world, *place_, ctx.map)},
+                 {"ranks", mpi::rank_table(world, *job_.placement(), ctx.map)},
                  {"rank_bytes", memory},
                  {"construction_bytes_sent", built},
                  {"search_bytes_sent_top_down", traffic.top_down},
@@ -476,12 +456,9 @@ class BfsBench final : public BenchKernel {
     return r;
   }
 
-  bool joined_ = false;
-  std::optional<mpi::Session> session_;
-  int ranks_ = 1, rank_ = 0;
+  mpi::Job job_;
   std::string grid_text_;
   distributed::GridShape grid_;
-  std::optional<mpi::RankPlacement> place_;  // this rank's, under the current run's policy
 
   std::optional<int> scale_option_;
   int edgefactor_ = 16;
