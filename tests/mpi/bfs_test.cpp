@@ -150,9 +150,11 @@ TEST(DistributedBfs, LevelsEqualTheOneProcessKernelsOnEveryGrid) {
   const EdgeList list = ulibc::graph::kronecker(kSmall, 1);
   const CsrGraph whole = ulibc::graph::build_undirected(list, 1);
   Bfs oracle(whole, 1);
-  const std::vector<Vertex> roots = choose_roots(whole, 4, 3);
+  const std::vector<Vertex> roots = choose_roots(whole, 3, 3);
   for (const GridShape shape : grids())
     for (const int threads : {1, 2}) {
+      // Two threads a rank on the squarest grid alone: the teams' loops are the same on every grid.
+      if (threads == 2 && shape.name() != squarest_grid(ranks()).name()) continue;
       DistributedBfs bfs(Tuples(kSmall), MPI_COMM_WORLD, shape, threads);
       for (const Direction d : {Direction::optimizing, Direction::top_down, Direction::bottom_up})
         for (const Vertex root : roots) {
