@@ -17,6 +17,7 @@ using detail::for_each_bit;
 using detail::set_shared;
 using detail::test;
 using detail::Word;
+using detail::word_of;
 using detail::words_for;
 
 // A vertex found in a step, sent to its owner: the owner's index of it, and the parent the sender found.
@@ -145,7 +146,8 @@ std::vector<Word> DistributedBfs::frontier_words(Bytes& bytes) {
     displs.push_back(static_cast<int>(g.col_base(col, k) / detail::kWordBits));
   }
   Word* mine = bits.data() + displs[static_cast<std::size_t>(g.row_of(g.rank()))];
-  for (const Vertex v : front_) set_shared(mine, v - first_);
+  // One thread: a locked fetch_or per frontier vertex cost more than the rest of the step's bookkeeping.
+  for (const Vertex v : front_) mine[word_of(v - first_)] |= detail::bit_of(v - first_);
   allgather_words(bits, counts, displs, g.col_comm(), bytes);
   return bits;
 }
@@ -203,7 +205,6 @@ void DistributedBfs::search_segment(const std::vector<Word>& frontier, int segme
       const Vertex parent = g.col_vertex(col, u_col);
       if (owner != g.rank()) return out.push_back({static_cast<std::uint32_t>(i), parent});
       parent_[i] = parent;
-      set_shared(row_seen_.data(), row_offset_ + i);
       kept_[t].push_back(first_ + i);
     };
 #pragma omp for schedule(dynamic, 16)
@@ -229,6 +230,8 @@ void DistributedBfs::search_segment(const std::vector<Word>& frontier, int segme
         found |= detail::bit_of(i);
       });
       seen[w] |= found;
+      // A word of this rank's own segment is this thread's alone here: its finds are visited without atomics.
+      if (owner == g.rank()) row_seen_[row_offset_ / detail::kWordBits + w] |= found;
     }
   }
 }
