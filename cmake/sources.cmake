@@ -24,6 +24,8 @@ set(ULIBC_GRAPH_FILE_SOURCES ${_l}/graph/edge_io.cpp ${_l}/graph/dimacs_io.cpp $
 set(ULIBC_MPI_PROFILE_SOURCES ${_l}/mpi/keyed_file.cpp ${_l}/mpi/comm_profile.cpp)
 set(ULIBC_GMRES_TUNING_FILE_SOURCES ${_k}/gmres/tuning_file.cpp)
 set(ULIBC_SDP_FILE_SOURCES ${_k}/sdp/problem.cpp ${_k}/sdp/sdpa_format.cpp)
+# The --grid RxC reader of the BFS across ranks, apart from its MPI code.
+set(ULIBC_BFS_GRID_SHAPE_SOURCES ${_k}/bfs/distributed/grid_shape.cpp)
 # GMRES's restarted cycle on one process (no MPI), which the eigensolver's correction equation runs too.
 set(ULIBC_GMRES_CYCLE_SOURCES ${_k}/gmres/givens.cpp ${_k}/gmres/gram_schmidt.cpp ${_k}/gmres/krylov.cpp)
 

@@ -3,8 +3,6 @@
 
 #include <fmt/format.h>
 
-#include <charconv>
-
 #include "mpi/comm.hpp"
 #include "ulibc/error.hpp"
 
@@ -17,31 +15,6 @@ constexpr std::int64_t kWord = 64;
 std::int64_t padded(std::int64_t count) { return (count + kWord - 1) / kWord * kWord; }
 
 }  // namespace
-
-std::string GridShape::name() const { return fmt::format("{}x{}", rows, cols); }
-
-GridShape squarest_grid(int ranks) {
-  int rows = 1;
-  for (int r = 1; r * r <= ranks; ++r)
-    if (ranks % r == 0) rows = r;
-  return {rows, ranks / rows};
-}
-
-GridShape parse_grid(const std::string& text, int ranks) {
-  const auto bad = [&](const std::string& why) { return input_error(fmt::format("--grid {}: {}", text, why)); };
-  const std::size_t x = text.find('x');
-  GridShape g;
-  const auto number = [&](std::string_view s, int& out) {
-    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-    return ec == std::errc() && end == s.data() + s.size() && out >= 1;
-  };
-  if (x == std::string::npos || !number(std::string_view(text).substr(0, x), g.rows) ||
-      !number(std::string_view(text).substr(x + 1), g.cols))
-    throw bad("not a grid of ranks RxC with R, C >= 1 (e.g. 2x2)");
-  if (static_cast<std::int64_t>(g.rows) * g.cols != ranks)
-    throw bad(fmt::format("{} ranks, but the job has {}", static_cast<std::int64_t>(g.rows) * g.cols, ranks));
-  return g;
-}
 
 Grid::Grid(MPI_Comm comm, GridShape shape, std::int64_t vertices) : world_(comm), shape_(shape), n_(vertices) {
   const mpi::Place me = mpi::place_in(comm);

@@ -19,23 +19,12 @@
 #include <string>
 #include <vector>
 
+#include "bfs/distributed/grid_shape.hpp"
 #include "graph/edge_list.hpp"
 
 namespace ulibc::bfs::distributed {
 
 using graph::Vertex;
-
-struct GridShape {
-  int rows = 1;
-  int cols = 1;
-  std::string name() const;  // "2x3"
-};
-
-// The squarest grid with rows <= cols, as the Fugaku code chooses it: 2 ranks 1x2, 3 ranks 1x3, 4 ranks 2x2, 6 ranks
-// 2x3. A square grid keeps both the column's and the row's share of each step's traffic near 1/sqrt(P).
-GridShape squarest_grid(int ranks);
-// "RxC" for `ranks` ranks. Error(input) naming the text when it is malformed or R·C is not `ranks`.
-GridShape parse_grid(const std::string& text, int ranks);
 
 class Grid {
  public:
