@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "bfs/distributed/distributed_bfs.hpp"
+#include "bfs/distributed/graph500.hpp"
 #include "bfs/distributed/verify.hpp"
 #include "bfs/graph500.hpp"
 #include "graph/builder.hpp"
@@ -193,6 +194,26 @@ TEST(DistributedBfs, OptimizingSearchGoesBottomUpAndCountsItsTraffic) {
   std::int64_t totals[2] = {sent, received};
   MPI_Allreduce(MPI_IN_PLACE, totals, 2, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
   EXPECT_EQ(totals[0], totals[1]);
+}
+
+// What --root is checked against before any graph is built: a vertex, with an edge that is not a self-loop.
+TEST(Graph500, KeysWithoutEdgesAreRefusedByTheWholeJob) {
+  EdgeList list;
+  list.vertices = 64 * ranks();
+  list.edges = {{0, 1}, {2, 2}};
+  const Tuples tuples(list);
+  EXPECT_NO_THROW(check_roots(tuples, {0, 1}, MPI_COMM_WORLD, 1));
+  for (const Vertex bad : {Vertex{2}, Vertex{3}, Vertex{-1}, static_cast<Vertex>(list.vertices)}) {
+    try {
+      check_roots(tuples, {0, bad}, MPI_COMM_WORLD, 1);
+      ADD_FAILURE() << "root " << bad << " accepted";
+    } catch (const ulibc::mpi::FailedElsewhere&) {
+      EXPECT_NE(rank(), 0);
+    } catch (const ulibc::Error& e) {
+      EXPECT_EQ(rank(), 0);
+      EXPECT_NE(std::string(e.what()).find("--root " + std::to_string(bad)), std::string::npos) << e.what();
+    }
+  }
 }
 
 TEST(DistributedBfs, RefusesARootOutsideTheGraphOnEveryRank) {
