@@ -151,30 +151,37 @@ void run_kernel(BenchKernel& kernel, HarnessOptions& o, Mode mode) {
   const Topology topo = load_topology(o.fsroot, o.dry_run, mode == Mode::tune ? "tune" : "bench");
   const Topology share = kernel.machine_share(topo, Policy(PolicyKind::scatter));  // what one team may fill
   const bool writer = kernel.writes_results();
+  // A mistake every rank finds alike (not the kernel's: its own checks agree across ranks) is said by the writer.
+  const auto alike = [writer](auto&& check) {
+    try {
+      return check();
+    } catch (const Error& e) {
+      if (!writer) throw Error(e.kind(), "");
+      throw;
+    }
+  };
   const std::vector<int> threads = o.threads.empty() ? harness::default_thread_counts(share) : o.threads;
-  harness::check_thread_counts(threads, topo);
+  alike([&] { harness::check_thread_counts(threads, topo); });
   const bool best = mode == Mode::tune || wants_best(o);
-  const std::vector<Policy> policies =
-      best ? harness::tuning_candidates()
-           : parse_policies(o.policies.empty() ? std::vector<std::string>{"all"} : o.policies);
+  const std::vector<Policy> policies = alike([&] {
+    return best ? harness::tuning_candidates()
+                : parse_policies(o.policies.empty() ? std::vector<std::string>{"all"} : o.policies);
+  });
   const int largest_team = *std::max_element(threads.begin(), threads.end());
   kernel.prepare(topo, largest_team, o.quick);
   if (o.dry_run) return writer ? print_plan(kernel, topo, policies, threads, o) : void();
-  check_outputs(o);
+  alike([&] { check_outputs(o); });
   if (writer) warn_if_oversubscribed(Mapping::build(share, Policy(PolicyKind::scatter), largest_team));
 
   BenchReport report{.kernel = kernel.name(), .command = command_line(), .headline = kernel.headline()};
   harness::Progress progress(kernel.name(), static_cast<int>(threads.size() * policies.size()), writer);
-  try {
+  alike([&] {
     if (best)
       for (int t : threads) report.tuning.push_back(harness::tune(kernel, topo, t, progress, report.runs));
     else
       report.runs =
           harness::run_sweep(kernel, topo, harness::SweepPlan{.policies = policies, .threads = threads}, progress);
-  } catch (const Error& e) {
-    if (!writer) throw Error(e.kind(), "");
-    throw;
-  }
+  });
   report.parameters =
       kernel.parameters();  // after the runs: some are resolved while running (EPCC's inner repetitions)
 
