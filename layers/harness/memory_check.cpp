@@ -19,6 +19,13 @@ std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b) {
   return __builtin_mul_overflow(a, b, &product) ? kOverflow : product;
 }
 
+std::uint64_t saturating_sum(std::initializer_list<std::uint64_t> parts) {
+  std::uint64_t total = 0;
+  for (const std::uint64_t part : parts)
+    if (__builtin_add_overflow(total, part, &total)) return kOverflow;
+  return total;
+}
+
 void require_memory(std::uint64_t bytes, const std::string& what) {
   const std::uint64_t available = available_memory();
   if (bytes != kOverflow && (available == 0 || bytes <= available)) return;

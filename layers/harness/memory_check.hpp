@@ -1,6 +1,7 @@
 // harness/memory_check.hpp — refusing, before allocating, a problem that cannot fit.
 #pragma once
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 
 namespace ulibc::harness {
@@ -13,5 +14,7 @@ void require_memory(std::uint64_t bytes, const std::string& what);
 
 // a * b, or UINT64_MAX when that overflows: size arithmetic for require_memory.
 std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b);
+// The sum of `parts`, or UINT64_MAX when it overflows.
+std::uint64_t saturating_sum(std::initializer_list<std::uint64_t> parts);
 
 }  // namespace ulibc::harness

@@ -121,7 +121,7 @@ std::vector<BlockGraph::Arc> BlockGraph::receive_arcs(const graph::Tuples& tuple
       });
     }
     report.self_loops += loops;
-    const std::vector<Arc> in = alltoall(join(drawn, static_cast<std::size_t>(ranks)), grid.world(), traffic_);
+    const std::vector<Arc> in = alltoall(drawn, grid.world(), traffic_);
     arcs.insert(arcs.end(), in.begin(), in.end());
   }
   return arcs;

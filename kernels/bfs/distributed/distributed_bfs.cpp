@@ -105,10 +105,10 @@ DistributedBfs::Totals DistributedBfs::top_down_step(Bytes& bytes) {
   const auto count = static_cast<std::int64_t>(frontier.size());
   const Grid& g = *grid_;
   const Vertex row_first = g.row_first();
+  clear_outboxes(sent_, static_cast<std::size_t>(g.shape().cols));
 #pragma omp parallel num_threads(threads_)
   {
     Sent& out = sent_[static_cast<std::size_t>(omp_get_thread_num())];
-    out.assign(static_cast<std::size_t>(g.shape().cols), {});
 #pragma omp for schedule(dynamic, 16)
     for (std::int64_t i = 0; i < count; ++i) {
       const Vertex u = frontier[i];
@@ -166,7 +166,7 @@ DistributedBfs::Totals DistributedBfs::bottom_up_step(Bytes& bytes) {
   // This rank's own segment first: its part of row_seen_ is what it has visited.
   std::vector<Word> seen(row_seen_.begin() + row_offset_ / detail::kWordBits,
                          row_seen_.begin() + row_offset_ / detail::kWordBits + segment_words(col));
-  for (Sent& out : sent_) out.assign(static_cast<std::size_t>(cols), {});
+  clear_outboxes(sent_, static_cast<std::size_t>(cols));
   const int steps = cols == 1 ? 1 : 2 * cols;
   for (int step = 0; step < steps; ++step) {
     const int segment = (col + step) % cols;
@@ -238,11 +238,11 @@ void DistributedBfs::search_segment(const std::vector<Word>& frontier, int segme
 
 // The finds of every rank of the grid row, each sent to its owner, who keeps the first parent a vertex gets.
 DistributedBfs::Totals DistributedBfs::keep_found(const std::vector<Sent>& sent, Bytes& bytes) {
-  const Sent out = join(sent, static_cast<std::size_t>(grid_->shape().cols));
   std::int64_t finds = 0;
-  for (std::size_t c = 0; c < out.size(); ++c)
-    if (static_cast<int>(c) != grid_->col_of(grid_->rank())) finds += static_cast<std::int64_t>(out[c].size());
-  const std::vector<Found> found = alltoall(out, grid_->row_comm(), bytes);
+  for (const Sent& thread : sent)
+    for (std::size_t c = 0; c < thread.size(); ++c)
+      if (static_cast<int>(c) != grid_->col_of(grid_->rank())) finds += static_cast<std::int64_t>(thread[c].size());
+  const std::vector<Found> found = alltoall(sent, grid_->row_comm(), bytes);
   const auto count = static_cast<std::int64_t>(found.size());
 #pragma omp parallel num_threads(threads_)
   {

@@ -73,7 +73,7 @@ class DistributedBfs {
   void search_segment(const std::vector<std::uint64_t>& frontier, int segment, std::vector<std::uint64_t>& seen,
                       Sources which);
   void gather_row_seen(Bytes& bytes);
-  using Sent = std::vector<std::vector<Found>>;  // per thread, per grid column
+  using Sent = Outbox<Found>;  // a thread's finds, per grid column
   Totals keep_found(const std::vector<Sent>& sent, Bytes& bytes);
   std::vector<std::uint64_t> frontier_words(Bytes& bytes);
 

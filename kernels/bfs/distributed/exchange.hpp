@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "mpi/comm.hpp"
@@ -61,33 +62,31 @@ std::vector<T> allgather(std::span<const T> mine, MPI_Comm comm, Bytes& bytes, s
 void allgather_words(std::span<std::uint64_t> all, const std::vector<int>& counts, const std::vector<int>& displs,
                      MPI_Comm comm, Bytes& bytes);
 
-// Each thread's lists per destination (per_thread[t][d]), joined per destination in thread order.
+// Per destination, the lists to send there: one (out[d]), or one per thread (out[t][d]), packed in thread order.
 template <class T>
-std::vector<std::vector<T>> join(const std::vector<std::vector<std::vector<T>>>& per_thread, std::size_t destinations) {
-  std::vector<std::vector<T>> out(destinations);
-  for (std::size_t d = 0; d < destinations; ++d)
-    for (const auto& thread : per_thread) out[d].insert(out[d].end(), thread[d].begin(), thread[d].end());
-  return out;
-}
+using Outbox = std::vector<std::vector<T>>;
+template <class T>
+using ThreadOutboxes = std::vector<Outbox<T>>;
 
-// out[d] to rank d, for every d; what the ranks sent to this one, in rank order. `from` (optional) gets where each
-// rank's part begins, in elements (size + 1 entries).
+// What every rank sent to this one, in rank order, from `threads`' outboxes (one outbox per thread; each has one
+// list per rank of `comm`). `from` (optional) gets where each rank's part begins, in elements (size + 1 entries).
 template <class T>
-std::vector<T> alltoall(const std::vector<std::vector<T>>& out, MPI_Comm comm, Bytes& bytes,
+std::vector<T> alltoall(const ThreadOutboxes<T>& threads, MPI_Comm comm, Bytes& bytes,
                         std::vector<int>* from = nullptr) {
   using W = Words<T>;
   const mpi::Place me = mpi::place_in(comm);
   const auto size = static_cast<std::size_t>(me.size);
-  std::vector<int> send_counts(size), send_displs(size + 1, 0), recv_counts(size), recv_displs(size + 1, 0);
+  std::vector<int> send_counts(size, 0), send_displs(size + 1, 0), recv_counts(size), recv_displs(size + 1, 0);
   for (std::size_t d = 0; d < size; ++d) {
-    send_counts[d] = W::of(out[d].size());
+    for (const Outbox<T>& t : threads) send_counts[d] += W::of(t[d].size());
     send_displs[d + 1] = send_displs[d] + send_counts[d];
   }
   mpi::check(MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm), "MPI_Alltoall");
   for (std::size_t d = 0; d < size; ++d) recv_displs[d + 1] = recv_displs[d] + recv_counts[d];
   std::vector<T> packed;
   packed.reserve(static_cast<std::size_t>(send_displs.back() / W::per_element));
-  for (const std::vector<T>& part : out) packed.insert(packed.end(), part.begin(), part.end());
+  for (std::size_t d = 0; d < size; ++d)
+    for (const Outbox<T>& t : threads) packed.insert(packed.end(), t[d].begin(), t[d].end());
   std::vector<T> in(static_cast<std::size_t>(recv_displs.back() / W::per_element));
   mpi::check(MPI_Alltoallv(packed.data(), send_counts.data(), send_displs.data(), W::type(), in.data(),
                            recv_counts.data(), recv_displs.data(), W::type(), comm),
@@ -100,6 +99,24 @@ std::vector<T> alltoall(const std::vector<std::vector<T>>& out, MPI_Comm comm, B
     for (int& d : *from) d = static_cast<int>(d / W::per_element);
   }
   return in;
+}
+
+// The same from one outbox, which the exchange takes over.
+template <class T>
+std::vector<T> alltoall(Outbox<T>&& out, MPI_Comm comm, Bytes& bytes, std::vector<int>* from = nullptr) {
+  ThreadOutboxes<T> one;
+  one.push_back(std::move(out));
+  return alltoall(one, comm, bytes, from);
+}
+
+// Empties every list of `threads`' outboxes (one per thread, `destinations` lists each), keeping their memory for
+// the next exchange.
+template <class T>
+void clear_outboxes(ThreadOutboxes<T>& threads, std::size_t destinations) {
+  for (Outbox<T>& t : threads) {
+    t.resize(destinations);
+    for (std::vector<T>& list : t) list.clear();
+  }
 }
 
 // Sums of int64 values across the ranks, in place. Counted as the values sent once and the sums received once

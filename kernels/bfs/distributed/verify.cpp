@@ -7,6 +7,7 @@
 #include <atomic>
 #include <climits>
 #include <cstdlib>
+#include <utility>
 
 #include "bfs/distributed/block_graph.hpp"
 #include "bfs/distributed/exchange.hpp"
@@ -99,8 +100,8 @@ class Checker {
         input.for_each(mine.begin, mine.end,
                        [&](std::int64_t, Edge e) { out[static_cast<std::size_t>(g_.owner(e.u))].push_back(e); });
       }
-      pass_on(alltoall(join(drawn, ranks), g_.world(), bytes_), passed);
-      compare(alltoall(join(passed, ranks), g_.world(), bytes_));
+      pass_on(alltoall(drawn, g_.world(), bytes_), passed);
+      compare(alltoall(passed, g_.world(), bytes_));
     }
     for (std::size_t i = 0; i < parent_.size(); ++i)
       if (parent_[i] != kUnreached && level_[i] > 0 && !confirmed_[i]) {
@@ -142,14 +143,14 @@ class Checker {
       who[static_cast<std::size_t>(o)].push_back(i);
     }
     std::vector<int> from;
-    const std::vector<std::uint32_t> asked = alltoall(ask, g_.world(), bytes_, &from);
+    const std::vector<std::uint32_t> asked = alltoall(std::move(ask), g_.world(), bytes_, &from);
     std::vector<std::vector<std::int32_t>> answer(ranks);
     for (std::size_t s = 0; s < ranks; ++s)
       for (int j = from[s]; j < from[s + 1]; ++j) {
         const std::uint32_t q = asked[static_cast<std::size_t>(j)];
         answer[s].push_back(parent_[q] == kUnreached ? kParentUnreached : level_[q]);
       }
-    const std::vector<std::int32_t> levels = alltoall(answer, g_.world(), bytes_, &from);
+    const std::vector<std::int32_t> levels = alltoall(std::move(answer), g_.world(), bytes_, &from);
     std::vector<std::uint32_t> still;
     for (std::size_t o = 0; o < ranks; ++o)
       for (std::size_t k = 0; k < who[o].size(); ++k) {
