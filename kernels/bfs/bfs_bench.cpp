@@ -48,6 +48,7 @@ using harness::require_memory;
 using harness::RunContext;
 using harness::RunResult;
 using harness::saturating_mul;
+using harness::saturating_sum;
 using harness::Summary;
 using harness::Timer;
 
@@ -82,12 +83,8 @@ const Variant& variant_named(const std::string& name) {
 std::uint64_t estimated_bytes(std::uint64_t vertices, std::uint64_t tuples, bool held) {
   const std::uint64_t arcs_bytes = saturating_mul(saturating_mul(2, tuples), sizeof(Vertex));
   const std::uint64_t per_vertex = sizeof(graph::EdgeIndex) + 3 * sizeof(Vertex) + 1 + 9;
-  std::uint64_t total = held ? saturating_mul(tuples, sizeof(graph::Edge)) : 0;
-  for (std::uint64_t part : {arcs_bytes, saturating_mul(vertices + 1, per_vertex)}) {
-    if (part >= UINT64_MAX - total) return UINT64_MAX;
-    total += part;
-  }
-  return total;
+  return saturating_sum(
+      {held ? saturating_mul(tuples, sizeof(graph::Edge)) : 0, arcs_bytes, saturating_mul(vertices + 1, per_vertex)});
 }
 
 // The same for one rank of a job across ranks, before anything is allocated: its arcs (2m/P, a quarter more for a
@@ -101,13 +98,8 @@ std::uint64_t estimated_rank_bytes(std::uint64_t vertices, std::uint64_t tuples,
   const std::uint64_t offsets = saturating_mul(
       vertices / static_cast<std::uint64_t>(grid.rows) + vertices / static_cast<std::uint64_t>(grid.cols) + 2,
       sizeof(graph::EdgeIndex) + 1);
-  std::uint64_t total = held ? saturating_mul(tuples, sizeof(graph::Edge)) : 0;
-  for (std::uint64_t part : {saturating_mul(arcs, 12), offsets, saturating_mul(vertices / ranks + 64, 13),
-                             saturating_mul(distributed::kRoundTuples, 48)}) {
-    if (part >= UINT64_MAX - total) return UINT64_MAX;
-    total += part;
-  }
-  return total;
+  return saturating_sum({held ? saturating_mul(tuples, sizeof(graph::Edge)) : 0, saturating_mul(arcs, 12), offsets,
+                         saturating_mul(vertices / ranks + 64, 13), saturating_mul(distributed::kRoundTuples, 48)});
 }
 
 bool is_text_name(const std::string& path) {
@@ -196,9 +188,7 @@ class BfsBench final : public BenchKernel {
                       kron_.edgefactor));
       tuples_.emplace(kron_);
     } else {
-      // Reading holds the file and its tuples (at most 2 bytes of tuple per byte of text).
-      require_memory(saturating_mul(std::filesystem::file_size(file_), 3), "reading " + file_);
-      input_ = graph::read_edges(file_);
+      read_file();
       require_memory(
           estimated_bytes(input_.vertices, input_.edges.size(), true),
           fmt::format("{} ({} vertices, {} edges) and its kernels", file_, input_.vertices, input_.edges.size()));
@@ -284,6 +274,12 @@ class BfsBench final : public BenchKernel {
       if (std::find(variants_.begin(), variants_.end(), v) == variants_.end()) variants_.push_back(v);
     }
     if (variants_.empty()) throw input_error("--variants: name at least one");
+  }
+
+  // Reading holds the file and its tuples (at most 2 bytes of tuple per byte of text).
+  void read_file() {
+    require_memory(saturating_mul(std::filesystem::file_size(file_), 3), "reading " + file_);
+    input_ = graph::read_edges(file_);
   }
 
   // The search keys: the user's, each checked, or Graph500's random draw,
@@ -380,8 +376,7 @@ class BfsBench final : public BenchKernel {
       if (file_.empty()) {
         tuples_.emplace(kron_);
       } else {
-        require_memory(saturating_mul(std::filesystem::file_size(file_), 3), "reading " + file_);
-        input_ = graph::read_edges(file_);
+        read_file();
         tuples_.emplace(input_);
       }
       generation_seconds_ = generation.seconds();
