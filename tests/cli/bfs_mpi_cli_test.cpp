@@ -79,6 +79,7 @@ TEST(BfsMpiCli, BadJobsAreRefusedOnceByEveryRank) {
   // The harness's own options are refused alike by every rank, and said once.
   expect_job_refused(run_cli_ranks(2, {"bench", "bfs", "--quick", "--threads", "0"}), "--threads 0");
   expect_job_refused(run_cli_ranks(3, {"bench", "bfs", "--scale", "7"}), "each rank needs at least 64");
+  expect_job_refused(run_cli_ranks(2, with(kQuick, {"--write-graph", "never-written.el"})), "--write-graph");
   // Every rank checks its own share against its part of the machine's memory, before allocating.
   expect_job_refused(run_cli_ranks(2, {"bench", "bfs", "--scale", "30", "--edgefactor", "1024"}), "can use");
 }
