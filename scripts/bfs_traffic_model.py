@@ -17,7 +17,7 @@ with W the graph's bitmap bytes (n / 8, in whole words per block). The check: th
 for every level. The finds are the part a model of the search must predict: kappa = finds / (D (C - 1) / C) says
 how many times over the row's ranks sent a vertex: once bottom-up (the first rank to see a parent marks it), up to C
 times top-down (each rank finds it in its own column's arcs, and also sends vertices that others visited first). --project scales the measured level profile (F, D as shares of n; kappa
-from 1 to min(C, 2 x edgefactor)) to a larger job on the squarest grid.
+from 1 to min(C, 2 x edgefactor)) to a larger job on the squarest grid with R >= C (grid_shape.hpp).
 """
 import argparse
 import json
@@ -88,9 +88,9 @@ def check(record):
 
 
 def project(per_level, n_measured, scale, ranks, edgefactor):
-    """Bytes a rank sends per search in a job of `ranks` ranks on the squarest grid, at SCALE `scale`."""
-    rows = max(r for r in range(1, int(math.isqrt(ranks)) + 1) if ranks % r == 0)
-    cols = ranks // rows
+    """Bytes a rank sends per search in a job of `ranks` ranks on the default grid, at SCALE `scale`."""
+    cols = max(c for c in range(1, int(math.isqrt(ranks)) + 1) if ranks % c == 0)
+    rows = ranks // cols
     n = 2 ** scale
     low = high = 0.0
     for levels in per_level.values():

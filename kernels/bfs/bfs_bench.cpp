@@ -168,7 +168,7 @@ class BfsBench final : public BenchKernel {
         .show_default();
     options
         .add("--grid", grid_text_,
-             "Under mpirun with K > 1 ranks: the R x C grid of ranks, e.g. 2x2 (default: the squarest with R <= C)")
+             "Under mpirun with K > 1 ranks: the R x C grid of ranks, e.g. 2x2 (default: the squarest with R >= C)")
         .type_name("RxC");
     options
         .add("--write-graph", write_graph_,

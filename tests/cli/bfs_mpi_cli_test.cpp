@@ -25,7 +25,7 @@ TEST(BfsMpiCli, RanksShareTheGraphAndRecordTheirTraffic) {
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const auto j = nlohmann::json::parse(r.out);  // one record: rank 0's
     EXPECT_EQ(j["parameters"]["ranks"], ranks);
-    EXPECT_EQ(j["parameters"]["grid"], ranks == 2 ? "1x2" : "1x3");
+    EXPECT_EQ(j["parameters"]["grid"], ranks == 2 ? "2x1" : "3x1");
     // The same keys as one process draws from the same graph, each reaching the same edges at the same depth.
     EXPECT_EQ(j["parameters"]["roots"], alone["parameters"]["roots"]);
     const auto& run = j["runs"][0]["results"][0];
@@ -51,9 +51,9 @@ TEST(BfsMpiCli, RanksShareTheGraphAndRecordTheirTraffic) {
 TEST(BfsMpiCli, TheTextReportSaysHowTheRanksShareTheWork) {
   SKIP_WITHOUT_MPIRUN();
   const CliResult r =
-      run_cli_ranks(2, {"bench", "bfs", "--quick", "--policy", "compact", "--threads", "1", "--grid", "2x1"});
+      run_cli_ranks(2, {"bench", "bfs", "--quick", "--policy", "compact", "--threads", "1", "--grid", "1x2"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  for (const char* line : {"num_mpi_processes: 2\n", "grid: 2x1\n",
+  for (const char* line : {"num_mpi_processes: 2\n", "grid: 1x2\n",
                            "rank_memory_bytes: ", "rank_bytes_sent_per_edge: ", "validation: PASSED (8 of 8 searches)"})
     EXPECT_NE(r.out.find(line), std::string::npos) << line << " in\n" << r.out;
   EXPECT_EQ(r.out.find("numa"), std::string::npos) << "across ranks each rank is one node's share: no numa variant";

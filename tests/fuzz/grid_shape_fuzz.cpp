@@ -5,7 +5,7 @@
 //   - parse_grid returns a grid of rows, cols >= 1 whose product is the rank count, and reads its own name back to
 //     the same grid; or it throws ulibc::Error naming --grid. Any other exception, a crash or a sanitizer report is
 //     a bug;
-//   - squarest_grid of the rank count has rows <= cols, their product the count, and no squarer divisor.
+//   - squarest_grid of the rank count has rows >= cols, their product the count, and no squarer divisor.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -37,7 +37,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     fail("parse_grid threw something other than ulibc::Error", input);
   }
   const GridShape s = ulibc::bfs::distributed::squarest_grid(ranks);
-  CHECK(s.rows <= s.cols && s.rows * s.cols == ranks, input);
-  for (int r = s.rows + 1; r * r <= ranks; ++r) CHECK(ranks % r != 0, input);
+  CHECK(s.rows >= s.cols && s.rows * s.cols == ranks, input);
+  for (int c = s.cols + 1; c * c <= ranks; ++c) CHECK(ranks % c != 0, input);
   return 0;
 }

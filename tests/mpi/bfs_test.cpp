@@ -76,10 +76,11 @@ TEST(Together, AFaultManyRanksMeetIsSaidByTheLowest) {
 
 TEST(Grid, SquarestGridsAndParsing) {
   EXPECT_EQ(squarest_grid(1).name(), "1x1");
-  EXPECT_EQ(squarest_grid(2).name(), "1x2");
-  EXPECT_EQ(squarest_grid(3).name(), "1x3");
+  EXPECT_EQ(squarest_grid(2).name(), "2x1");
+  EXPECT_EQ(squarest_grid(3).name(), "3x1");
   EXPECT_EQ(squarest_grid(4).name(), "2x2");
-  EXPECT_EQ(squarest_grid(12).name(), "3x4");
+  EXPECT_EQ(squarest_grid(8).name(), "4x2");
+  EXPECT_EQ(squarest_grid(12).name(), "4x3");
   EXPECT_EQ(parse_grid("2x3", 6).name(), "2x3");
   EXPECT_THROW(parse_grid("2x2", 3), ulibc::Error);
   EXPECT_THROW(parse_grid("2x", 2), ulibc::Error);

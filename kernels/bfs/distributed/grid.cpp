@@ -48,10 +48,4 @@ Grid::~Grid() {
   if (col_comm_ != MPI_COMM_NULL) MPI_Comm_free(&col_comm_);
 }
 
-Vertex Grid::col_vertex(int c, std::int64_t i) const {
-  int k = 0;
-  while (k + 1 < shape_.rows && col_base(c, k + 1) <= i) ++k;
-  return static_cast<Vertex>(first(rank_at(k, c)) + (i - col_base(c, k)));
-}
-
 }  // namespace ulibc::bfs::distributed

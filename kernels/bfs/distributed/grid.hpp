@@ -68,7 +68,11 @@ class Grid {
     return col_base(col_of(p), row_of(p)) + (u - first(p));
   }
   // The vertex at column index i of column c (i inside a block, not in its padding).
-  Vertex col_vertex(int c, std::int64_t i) const;
+  Vertex col_vertex(int c, std::int64_t i) const {
+    int k = 0;
+    while (k + 1 < shape_.rows && col_base(c, k + 1) <= i) ++k;
+    return static_cast<Vertex>(first(rank_at(k, c)) + (i - col_base(c, k)));
+  }
 
  private:
   MPI_Comm world_;

@@ -14,10 +14,10 @@ namespace ulibc::bfs::distributed {
 std::string GridShape::name() const { return fmt::format("{}x{}", rows, cols); }
 
 GridShape squarest_grid(int ranks) {
-  int rows = 1;
-  for (int r = 1; r * r <= ranks; ++r)
-    if (ranks % r == 0) rows = r;
-  return {rows, ranks / rows};
+  int cols = 1;
+  for (int c = 1; c * c <= ranks; ++c)
+    if (ranks % c == 0) cols = c;
+  return {ranks / cols, cols};
 }
 
 GridShape parse_grid(const std::string& text, int ranks) {
