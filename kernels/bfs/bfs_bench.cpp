@@ -102,6 +102,13 @@ std::uint64_t estimated_rank_bytes(std::uint64_t vertices, std::uint64_t tuples,
                          saturating_mul(vertices / ranks + 64, 13), saturating_mul(distributed::kRoundTuples, 48)});
 }
 
+// A rank's graph pages by node, for the ranks table: {"pages", "absent", "per_node": {"<node>": pages}}.
+nlohmann::ordered_json placement_json(const PagePlacement& p) {
+  nlohmann::ordered_json per_node = nlohmann::ordered_json::object();
+  for (const auto& [node, pages] : p.per_node) per_node[std::to_string(node)] = pages;
+  return {{"pages", p.pages}, {"absent", p.absent}, {"per_node", per_node}};
+}
+
 bool is_text_name(const std::string& path) {
   const std::string ext = std::filesystem::path(path).extension().string();
   return ext == ".el" || ext == ".txt" || ext == ".tsv";
@@ -441,7 +448,8 @@ class BfsBench final : public BenchKernel {
     for (std::size_t k = 0; k < searches.size(); ++k) searches_record[k]["levels"] = levels[k]["levels"];
     r.details = {{"kernel_setup_seconds", setup_seconds},
                  {"grid", grid_.name()},
-                 {"ranks", mpi::rank_table(world, *job_.placement(), ctx.map)},
+                 {"ranks", mpi::rank_table(world, *job_.placement(), ctx.map,
+                                           {{"graph_pages", placement_json(kernel.graph().placement())}})},
                  {"rank_bytes", memory},
                  {"construction_bytes_sent", built},
                  {"search_bytes_sent_top_down", traffic.top_down},

@@ -60,17 +60,19 @@ std::string layout_key(MPI_Comm comm) {
   return fmt::format("{}/{} ranks/{} hosts", host, me.size, leader);
 }
 
-nlohmann::ordered_json rank_table(MPI_Comm comm, const RankPlacement& me, const Mapping& threads) {
+nlohmann::ordered_json rank_table(MPI_Comm comm, const RankPlacement& me, const Mapping& threads,
+                                  const nlohmann::ordered_json& extra) {
   std::vector<int> procs;
   for (const Placement& p : threads.threads()) procs.push_back(p.proc);
-  const nlohmann::ordered_json row = {{"rank", me.world.rank},
-                                      {"host", me.host},
-                                      {"local_rank", me.local.rank},
-                                      {"local_ranks", me.local.ranks},
-                                      {"processors", me.share.to_list()},
-                                      {"rule", me.rule},
-                                      {"threads", threads.size()},
-                                      {"thread_processors", procs}};
+  nlohmann::ordered_json row = {{"rank", me.world.rank},
+                                {"host", me.host},
+                                {"local_rank", me.local.rank},
+                                {"local_ranks", me.local.ranks},
+                                {"processors", me.share.to_list()},
+                                {"rule", me.rule},
+                                {"threads", threads.size()},
+                                {"thread_processors", procs}};
+  row.update(extra);
   nlohmann::ordered_json table = nlohmann::ordered_json::array();
   for (const std::string& text : gather_text(comm, row.dump())) table.push_back(nlohmann::ordered_json::parse(text));
   return table;

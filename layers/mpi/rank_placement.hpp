@@ -30,8 +30,10 @@ struct RankPlacement {
 RankPlacement place_rank(MPI_Comm comm, const Topology& topo, const Policy& policy);
 
 // Collective: every rank's row (rank, host, local rank, processors, rule, and the processors its `threads`
-// threads run on), gathered in rank order on every rank: the table every JSON record of an MPI command carries.
-nlohmann::ordered_json rank_table(MPI_Comm comm, const RankPlacement& me, const Mapping& threads);
+// threads run on, then the fields of its `extra` object), gathered in rank order on every rank: the table every
+// JSON record of an MPI command carries.
+nlohmann::ordered_json rank_table(MPI_Comm comm, const RankPlacement& me, const Mapping& threads,
+                                  const nlohmann::ordered_json& extra = nlohmann::ordered_json::object());
 
 // Collective: "<host of rank 0>/<ranks> ranks/<hosts> hosts", the layout a stored MPI profile must match
 // (mpi/comm_profile.hpp).

@@ -36,6 +36,13 @@ TEST(BfsMpiCli, RanksShareTheGraphAndRecordTheirTraffic) {
       EXPECT_EQ(details["ranks"][k]["rank"], k);
       EXPECT_GT(details["rank_bytes"][k].get<double>(), 0);
       EXPECT_GT(details["search_bytes_sent_per_edge"][k].get<double>(), 0);
+      // Where its block lies: every whole page of it written, so on some node (one here; the NUMA lab checks which).
+      const auto& pages = details["ranks"][k]["graph_pages"];
+      std::size_t placed = 0;
+      for (const auto& [node, count] : pages["per_node"].items()) placed += count.get<std::size_t>();
+      EXPECT_GT(pages["pages"].get<std::size_t>(), 0u) << pages;
+      EXPECT_EQ(placed + pages["absent"].get<std::size_t>(), pages["pages"].get<std::size_t>()) << pages;
+      EXPECT_EQ(pages["absent"], 0) << pages;
     }
     const auto& solo = alone["runs"][0]["results"][0]["details"]["searches"];
     ASSERT_EQ(details["searches"].size(), solo.size());

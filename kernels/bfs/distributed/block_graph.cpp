@@ -183,4 +183,34 @@ void BlockGraph::sum_degrees(const Grid& grid) {
   traffic_.received += 4 * own * (cols - 1);
 }
 
+namespace {
+
+// Counts the pages wholly inside `array`: a page it shares with other heap data (a small array's) was placed by
+// whichever of them touched it first, which may predate this rank's binding.
+template <typename T>
+void add_placement(PagePlacement& total, const std::vector<T>& array) {
+  const auto page = static_cast<std::uintptr_t>(page_size());
+  const auto begin = (reinterpret_cast<std::uintptr_t>(array.data()) + page - 1) / page * page;
+  const auto end = reinterpret_cast<std::uintptr_t>(array.data() + array.size()) / page * page;
+  if (end <= begin) return;
+  const PagePlacement p = page_placement(reinterpret_cast<const void*>(begin), end - begin);
+  total.pages += p.pages;
+  total.absent += p.absent;
+  for (const auto& [node, pages] : p.per_node) total.per_node[node] += pages;
+}
+
+}  // namespace
+
+PagePlacement BlockGraph::placement() const {
+  PagePlacement total;
+  for (const Lists* lists : {&by_target_, &by_source_}) {
+    add_placement(total, lists->offsets);
+    add_placement(total, lists->ids);
+  }
+  add_placement(total, first_source_);
+  add_placement(total, sourced_);
+  add_placement(total, degree_);
+  return total;
+}
+
 }  // namespace ulibc::bfs::distributed

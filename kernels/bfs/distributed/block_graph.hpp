@@ -14,6 +14,7 @@
 #include "bfs/distributed/grid.hpp"
 #include "graph/builder.hpp"
 #include "graph/tuples.hpp"
+#include "ulibc/memory.hpp"
 #include "ulibc/range.hpp"
 
 namespace ulibc::bfs::distributed {
@@ -61,6 +62,9 @@ class BlockGraph {
            sourced_.size() * sizeof(std::uint64_t);
   }
   const Bytes& traffic() const { return traffic_; }  // what construction moved
+  // Which nodes hold the pages of this rank's block (ulibc::page_placement over the pages wholly inside its
+  // arrays): one rank per node should find them all on its own.
+  PagePlacement placement() const;
 
  private:
   struct Arc;
