@@ -8,6 +8,8 @@
 #   /lab/args      extra arguments for the guest program (a gtest filter, ...)
 #   /lab/nonce     a random word that makes the end marker unambiguous
 #   /lab/shell     present: start a shell on the console after the tests
+#   /lab/bin/      present on machines with guest.mpi: the programs of an Open
+#                  MPI job (ulibc, its kernels' programs) and mpirun
 # Whatever happens, the last line is the end marker with the exit status, so
 # the runner never mistakes a guest that stopped early for one that passed.
 /bin/busybox --install -s /bin
@@ -37,6 +39,12 @@ case " $(cat /proc/cmdline) " in
   *" numa_balancing="*) ;;
   *) echo 0 >/proc/sys/kernel/numa_balancing 2>/dev/null ;;
 esac
+
+# Open MPI's launcher and its daemon talk over TCP, on the loopback interface
+# alone in a guest without a network, and name the machine by its host name
+# (the kernel's default, "(none)", is not one).
+ifconfig lo 127.0.0.1 up 2>/dev/null
+hostname numa-lab
 
 nonce=$(cat /lab/nonce)
 status=0

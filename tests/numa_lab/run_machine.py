@@ -5,7 +5,9 @@ The machine description (machines/*.json) is the one source of both sides: this
 runner turns it into QEMU's command line and into the in-guest actions, and the
 guest program reads the same file to know what it should find. The initramfs
 is built at every run, in a temporary directory, from a static busybox, the
-static guest program, the description and guest_init.sh; QEMU boots it under
+static guest program, the description and guest_init.sh (for a machine whose
+description sets guest.mpi, also the --mpi-program programs with Open MPI, all
+dynamically linked, at the paths they were built for); QEMU boots it under
 software emulation with a hard timeout, and the guest's serial console comes
 back on stdout, printed as it arrives.
 
@@ -106,6 +108,7 @@ def load_machine(path):
     m["_offline"] = offline
     m["_taskset"] = guest.get("taskset", "").strip()
     m["_filter"] = guest.get("filter", "")
+    m["_mpi"] = bool(guest.get("mpi", False))
     return m
 
 
@@ -259,7 +262,57 @@ def read(path):
         return f.read()
 
 
-def build_initramfs(path, m, machine_path, guest, busybox, nonce, guest_args, shell):
+# --- Open MPI in the guest -----------------------------------------------------------------------------------------
+
+def shared_libraries(elf):
+    """The shared objects the dynamic loader would map for `elf`, as ldd names them (paths; the loader included)."""
+    out = subprocess.run(["ldd", elf], capture_output=True, text=True).stdout
+    return {m.group(1) for m in re.finditer(r"(/\S+) \(0x", out)}
+
+
+def tree_files(top):
+    """Every regular file below `top` (symbolic links followed)."""
+    found = []
+    for where, _, names in os.walk(top, followlinks=True):
+        found.extend(os.path.join(where, n) for n in names if os.path.isfile(os.path.join(where, n)))
+    return found
+
+
+def open_mpi_files(programs):
+    """Guest path → host file for an Open MPI job of `programs` in the guest: Open MPI as installed here.
+
+    Open MPI is linked dynamically (Debian ships no static libmpi) and finds its launcher's daemon, its plugins, help
+    texts and settings at the paths it was built with, so they keep their host paths in the guest: the launcher
+    (mpirun is orterun), its daemon orted, the library directory with the plugins, PMIx's plugins and help texts,
+    then every shared library any of these loads, at the path ldd names. The programs go to /lab/bin/, and the
+    launcher once more as /lab/bin/mpirun.
+    """
+    try:
+        info = subprocess.run(["ompi_info", "--path", "all", "--parsable"], capture_output=True, text=True).stdout
+    except OSError:
+        raise Skip(f"ompi_info not found: no Open MPI to run the guest's ranks ({SETUP_HINT}: package openmpi-bin)")
+    path = dict(re.findall(r"^path:(\w+):(.*)$", info, re.M))
+    files = {f"/lab/bin/{os.path.basename(p)}": p for p in programs}
+    for name in ("orterun", "orted"):
+        files[os.path.join(path["bindir"], name)] = os.path.join(path["bindir"], name)
+    files["/lab/bin/mpirun"] = os.path.join(path["bindir"], "orterun")
+    for top in (path["libdir"], path["pkgdatadir"], path["sysconfdir"]):
+        files.update({f: f for f in tree_files(top) if not f.endswith((".a", ".la"))})
+    libs = set()
+    for host in list(files.values()):
+        if host.endswith(".so") or ".so." in host or os.access(host, os.X_OK):
+            libs |= shared_libraries(host)
+    pmix = [lib for lib in libs if os.path.basename(lib).startswith("libpmix.so")]
+    for lib in pmix:  # PMIx's own tree, beside its library: lib/pmix (plugins), share/pmix (help texts)
+        top = os.path.dirname(os.path.dirname(os.path.realpath(lib)))
+        for f in tree_files(os.path.join(top, "lib", "pmix")) + tree_files(os.path.join(top, "share", "pmix")):
+            files[f] = f
+            libs |= shared_libraries(f) if f.endswith(".so") else set()
+    files.update({lib: lib for lib in libs})
+    return files
+
+
+def build_initramfs(path, m, machine_path, guest, busybox, nonce, guest_args, shell, extra_files):
     with open(path, "wb") as out:
         c = Cpio(out)
         for d in ("bin", "dev", "proc", "sys", "tmp", "lab"):
@@ -275,6 +328,16 @@ def build_initramfs(path, m, machine_path, guest, busybox, nonce, guest_args, sh
         c.file("lab/nonce", nonce.encode())
         if shell:
             c.file("lab/shell", b"")
+        made = {"bin", "dev", "proc", "sys", "tmp", "lab"}
+        for guest_path, host in sorted(extra_files.items()):
+            name = guest_path.lstrip("/")
+            parts = name.split("/")
+            for i in range(1, len(parts)):
+                parent = "/".join(parts[:i])
+                if parent not in made:
+                    c.directory(parent)
+                    made.add(parent)
+            c.file(name, read(host), 0o755 if os.access(host, os.X_OK) else 0o644)
         c.close()
 
 
@@ -342,6 +405,9 @@ def main():
     ap.add_argument("--machine", required=True, help="machine description (tests/numa_lab/machines/*.json)")
     ap.add_argument("--guest", help="the static guest test program (ulibc_lab_guest)")
     ap.add_argument("--skip", metavar="REASON", help="report a skip for REASON (the build could not make the guest)")
+    ap.add_argument("--mpi-program", action="append", default=[], metavar="PROGRAM",
+                    help="a dynamically linked program for the guest's Open MPI job (repeatable): packed into /lab/bin "
+                         "with Open MPI, for machines whose description sets guest.mpi")
     ap.add_argument("--filter", default="",
                     help="gtest filter for the guest, e.g. 'Memory.*' (default: the description's guest.filter)")
     ap.add_argument("--timeout", type=float, default=float(os.environ.get("ULIBC_LAB_TIMEOUT", 300)),
@@ -374,7 +440,8 @@ def main():
             initrd = os.path.join(args.keep or tmp, f"{m['name']}.cpio")
             if args.keep:
                 os.makedirs(args.keep, exist_ok=True)
-            build_initramfs(initrd, m, args.machine, args.guest, busybox, nonce, guest_args, args.shell)
+            extra = open_mpi_files(args.mpi_program) if m["_mpi"] and args.mpi_program else {}
+            build_initramfs(initrd, m, args.machine, args.guest, busybox, nonce, guest_args, args.shell, extra)
             boot_kernel = bootable_kernel(kernel, args.cache or tmp)
             cmd = [qemu, "-accel", args.accel] + qemu_shape(m) + [
                 "-kernel", boot_kernel, "-initrd", initrd,
