@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 
 #include "bfs/frontier.hpp"
 #include "ulibc/error.hpp"
@@ -36,6 +37,7 @@ DistributedBfs::DistributedBfs(const graph::Tuples& tuples, MPI_Comm comm, GridS
   row_offset_ = first_ - grid_->row_first();
   parent_.resize(static_cast<std::size_t>(grid_->block_size(grid_->rank())));
   row_seen_.resize(static_cast<std::size_t>(words_for(grid_->row_size())));
+  front_bits_.resize(static_cast<std::size_t>(words_for(static_cast<std::int64_t>(parent_.size()))));
   sent_.resize(static_cast<std::size_t>(threads));
   kept_.resize(static_cast<std::size_t>(threads));
 }
@@ -94,6 +96,7 @@ void DistributedBfs::start(Vertex root) {
   std::fill(row_seen_.begin(), row_seen_.end(), 0);
   if (const std::int64_t tail = grid_->row_size() % detail::kWordBits; tail != 0) row_seen_.back() = ~Word{0} << tail;
   front_.clear();
+  front_in_bits_ = false;
   if (grid_->owner(root) != grid_->rank()) return;
   parent_[root - first_] = root;
   front_.push_back(root);
@@ -101,6 +104,7 @@ void DistributedBfs::start(Vertex root) {
 }
 
 DistributedBfs::Totals DistributedBfs::top_down_step(Bytes& bytes) {
+  if (front_in_bits_) front_from_bits();
   const std::vector<Vertex> frontier = allgather<Vertex>(front_, grid_->col_comm(), bytes);
   const auto count = static_cast<std::int64_t>(frontier.size());
   const Grid& g = *grid_;
@@ -146,8 +150,12 @@ std::vector<Word> DistributedBfs::frontier_words(Bytes& bytes) {
     displs.push_back(static_cast<int>(g.col_base(col, k) / detail::kWordBits));
   }
   Word* mine = bits.data() + displs[static_cast<std::size_t>(g.row_of(g.rank()))];
-  // One thread: a locked fetch_or per frontier vertex cost more than the rest of the step's bookkeeping.
-  for (const Vertex v : front_) mine[word_of(v - first_)] |= detail::bit_of(v - first_);
+  if (front_in_bits_) {
+    std::copy_n(front_bits_.begin(), counts[static_cast<std::size_t>(g.row_of(g.rank()))], mine);
+  } else {
+    // One thread: a locked fetch_or per frontier vertex cost more than the rest of the step's bookkeeping.
+    for (const Vertex v : front_) mine[word_of(v - first_)] |= detail::bit_of(v - first_);
+  }
   allgather_words(bits, counts, displs, g.col_comm(), bytes);
   return bits;
 }
@@ -161,6 +169,10 @@ std::vector<Word> DistributedBfs::frontier_words(Bytes& bytes) {
 DistributedBfs::Totals DistributedBfs::bottom_up_step(Bytes& bytes) {
   const Grid& g = *grid_;
   const std::vector<Word> frontier = frontier_words(bytes);
+  // The next frontier is kept as a bitmap: a step that finds most of the graph then writes no list of it, and the
+  // next bottom-up step copies the bitmap instead of setting a bit per vertex.
+  std::fill(front_bits_.begin(), front_bits_.end(), 0);
+  front_in_bits_ = true;
   const int row = g.row_of(g.rank()), col = g.col_of(g.rank()), cols = g.shape().cols;
   const auto segment_words = [&](int c) { return words_for(g.block_size(g.rank_at(row, c))); };
   // This rank's own segment first: its part of row_seen_ is what it has visited.
@@ -200,12 +212,11 @@ void DistributedBfs::search_segment(const std::vector<Word>& frontier, int segme
   {
     const auto t = static_cast<std::size_t>(omp_get_thread_num());
     std::vector<Found>& out = sent_[t][static_cast<std::size_t>(segment)];
-    // A find in this rank's own block is kept at once: in a bottom-up step no other rank finds it too.
+    // A find in this rank's own block is kept at once (its bit below): in a bottom-up step no other rank finds it.
     const auto keep = [&](Vertex i, std::uint32_t u_col) {
       const Vertex parent = g.col_vertex(col, u_col);
       if (owner != g.rank()) return out.push_back({static_cast<std::uint32_t>(i), parent});
       parent_[i] = parent;
-      kept_[t].push_back(first_ + i);
     };
 #pragma omp for schedule(dynamic, 16)
     for (std::int64_t w = 0; w < words; ++w) {
@@ -230,13 +241,18 @@ void DistributedBfs::search_segment(const std::vector<Word>& frontier, int segme
         found |= detail::bit_of(i);
       });
       seen[w] |= found;
-      // A word of this rank's own segment is this thread's alone here: its finds are visited without atomics.
-      if (owner == g.rank()) row_seen_[row_offset_ / detail::kWordBits + w] |= found;
+      // A word of this rank's own segment is this thread's alone here: its finds are visited and next without
+      // atomics.
+      if (owner == g.rank()) {
+        row_seen_[row_offset_ / detail::kWordBits + w] |= found;
+        front_bits_[w] |= found;
+      }
     }
   }
 }
 
-// The finds of every rank of the grid row, each sent to its owner, who keeps the first parent a vertex gets.
+// The finds of every rank of the grid row, each sent to its owner, who keeps the first parent a vertex gets: in the
+// frontier's bitmap in a bottom-up step, in its list in a top-down one.
 DistributedBfs::Totals DistributedBfs::keep_found(const std::vector<Sent>& sent, Bytes& bytes) {
   std::int64_t finds = 0;
   for (const Sent& thread : sent)
@@ -254,22 +270,51 @@ DistributedBfs::Totals DistributedBfs::keep_found(const std::vector<Sent>& sent,
       if (!std::atomic_ref<Vertex>(parent_[f.vertex])
                .compare_exchange_strong(unreached, f.parent, std::memory_order_relaxed))
         continue;
-      mine.push_back(first_ + static_cast<Vertex>(f.vertex));
       set_shared(row_seen_.data(), row_offset_ + static_cast<Vertex>(f.vertex));
+      if (front_in_bits_)
+        set_shared(front_bits_.data(), static_cast<Vertex>(f.vertex));
+      else
+        mine.push_back(first_ + static_cast<Vertex>(f.vertex));
     }
   }
-  front_.clear();
-  for (std::vector<Vertex>& part : kept_) {
-    front_.insert(front_.end(), part.begin(), part.end());
-    part.clear();
+  if (!front_in_bits_) {
+    front_.clear();
+    for (std::vector<Vertex>& part : kept_) {
+      front_.insert(front_.end(), part.begin(), part.end());
+      part.clear();
+    }
   }
-  const auto size = static_cast<std::int64_t>(front_.size());
-  std::int64_t scout = 0;
+  Totals totals = frontier_totals(bytes);
+  totals.finds = finds;
+  return totals;
+}
+
+// The job's frontier: its vertices and their arcs, summed over the ranks.
+DistributedBfs::Totals DistributedBfs::frontier_totals(Bytes& bytes) {
+  std::int64_t size = 0, scout = 0;
+  if (front_in_bits_) {
+    const auto words = static_cast<std::int64_t>(front_bits_.size());
+#pragma omp parallel for num_threads(threads_) schedule(static) reduction(+ : size, scout)
+    for (std::int64_t w = 0; w < words; ++w) {
+      size += std::popcount(front_bits_[w]);
+      for_each_bit(front_bits_[w], w, [&](Vertex i) { scout += graph_->degree(i); });
+    }
+  } else {
+    size = static_cast<std::int64_t>(front_.size());
 #pragma omp parallel for num_threads(threads_) schedule(static) reduction(+ : scout)
-  for (std::int64_t i = 0; i < size; ++i) scout += graph_->degree(front_[i] - first_);
+    for (std::int64_t i = 0; i < size; ++i) scout += graph_->degree(front_[i] - first_);
+  }
   std::int64_t totals[] = {size, scout};
   sum_in_place(totals, grid_->world(), bytes);
-  return {.frontier = totals[0], .scout = totals[1], .finds = finds};
+  return {.frontier = totals[0], .scout = totals[1]};
+}
+
+// The frontier's list from its bitmap, for a top-down step after a bottom-up one.
+void DistributedBfs::front_from_bits() {
+  front_.clear();
+  for (std::int64_t w = 0; w < static_cast<std::int64_t>(front_bits_.size()); ++w)
+    for_each_bit(front_bits_[w], w, [&](Vertex i) { front_.push_back(first_ + i); });
+  front_in_bits_ = false;
 }
 
 std::vector<Vertex> DistributedBfs::gather_parents(int to) const {

@@ -75,6 +75,8 @@ class DistributedBfs {
   void gather_row_seen(Bytes& bytes);
   using Sent = Outbox<Found>;  // a thread's finds, per grid column
   Totals keep_found(const std::vector<Sent>& sent, Bytes& bytes);
+  Totals frontier_totals(Bytes& bytes);
+  void front_from_bits();
   std::vector<std::uint64_t> frontier_words(Bytes& bytes);
 
   std::unique_ptr<Grid> grid_;
@@ -83,9 +85,11 @@ class DistributedBfs {
   Vertex first_ = 0, row_offset_ = 0;  // this rank's first vertex, and its row index
   std::vector<Vertex> parent_;
   std::vector<std::uint64_t> row_seen_;    // row block: visited (own block and gathered), or already sent (top-down)
-  std::vector<Vertex> front_;              // this rank's frontier, as global ids
+  std::vector<Vertex> front_;              // this rank's frontier, as global ids (after a top-down step)
+  std::vector<std::uint64_t> front_bits_;  // ... or as a bitmap over its block (after a bottom-up step)
+  bool front_in_bits_ = false;             // which of the two holds it
   std::vector<Sent> sent_;                 // each thread's finds, per owner's grid column
-  std::vector<std::vector<Vertex>> kept_;  // each thread's finds in this rank's block, kept at once
+  std::vector<std::vector<Vertex>> kept_;  // each thread's finds kept in a top-down step, before front_
   std::vector<Level> levels_;
 };
 
