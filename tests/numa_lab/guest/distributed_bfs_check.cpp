@@ -81,7 +81,8 @@ void check_run(const nlohmann::json& run) {
 
 TEST(DistributedBfs, EachRanksThreadsAndGraphPagesSitOnItsOwnNodes) {
   if (access(kMpirun, X_OK) != 0)
-    GTEST_SKIP() << "no Open MPI in this guest: the runner packs it for machines whose description sets guest.mpi";
+    GTEST_SKIP() << "no Open MPI in this guest: the runner packs it for machines whose description sets guest.mpi, "
+                    "when the host has it";
   ASSERT_GE(live().nodes().size(), 2u) << "two ranks need two nodes to be told apart";
   const std::string policies = "scatter,compact";
   const int status = std::system(command(policies).c_str());
