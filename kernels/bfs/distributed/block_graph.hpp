@@ -1,9 +1,9 @@
 // bfs/distributed/block_graph.hpp — Graph500's kernel 1 across ranks: each rank's block of the adjacency matrix.
 //
 // Rank (r, c) of the grid (grid.hpp) holds the arcs u → v with u in column block c and v in row block r, without
-// self-loops or duplicates, indexed both ways: by target (a row vertex's sources, as column indices, those with the
-// most arcs in the block first), what a bottom-up step reads, and by source (a column vertex's targets, as row
-// indices, ascending), what a top-down step reads. Both indices hold the same arcs: 8 bytes an arc where the
+// self-loops or duplicates, indexed both ways: by target (a row vertex's sources, as column indices, those of
+// highest degree in the whole graph first), what a bottom-up step reads, and by source (a column vertex's targets, as
+// row indices, ascending), what a top-down step reads. Both indices hold the same arcs: 8 bytes an arc where the
 // one-process kernel's lists take 4, the price of searching both ways without a transpose on the fly.
 #pragma once
 #include <cstdint>
@@ -71,8 +71,9 @@ class BlockGraph {
   std::vector<Arc> receive_arcs(const graph::Tuples& tuples, const Grid& grid, int threads, graph::BuildReport& report);
   void index_by_target(std::vector<Arc> arcs, const Grid& grid, int threads, graph::BuildReport& report);
   void index_by_source(const Grid& grid, int threads);
-  void order_sources(int threads);
   void sum_degrees(const Grid& grid);
+  std::vector<Vertex> column_degrees(const Grid& grid);
+  void order_sources(std::span<const Vertex> source_degree, int threads);
 
   Lists by_target_, by_source_;
   std::vector<std::uint32_t> first_source_;

@@ -163,7 +163,7 @@ std::vector<Word> DistributedBfs::frontier_words(Bytes& bytes) {
 
 // The row block's segments (its ranks' blocks) go round the grid row, twice: in sub-step s rank (r, c) searches
 // segment (c + s) mod C for the vertices no rank has found a parent for yet, then passes the segment's bitmap to
-// rank (r, c - 1). The first round looks only at each vertex's first source (the one with the most arcs, usually
+// rank (r, c - 1). The first round looks only at each vertex's first source (the one of highest degree, usually
 // the parent), the second at the rest: with one round, a rank went through the whole list of every vertex whose
 // parent lay in another rank's column, and the step took four times the one-process kernel's work. A vertex is
 // found once, by the first rank that sees a parent for it.
