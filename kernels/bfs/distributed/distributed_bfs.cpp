@@ -110,15 +110,24 @@ DistributedBfs::Totals DistributedBfs::top_down_step(Bytes& bytes) {
   const auto count = static_cast<std::int64_t>(frontier.size());
   const Grid& g = *grid_;
   const Vertex row_first = g.row_first();
+  const auto own_size = static_cast<std::uint32_t>(parent_.size());
   clear_outboxes(sent_, static_cast<std::size_t>(g.shape().cols));
 #pragma omp parallel num_threads(threads_)
   {
-    Sent& out = sent_[static_cast<std::size_t>(omp_get_thread_num())];
+    const auto t = static_cast<std::size_t>(omp_get_thread_num());
+    Sent& out = sent_[t];
 #pragma omp for schedule(dynamic, 16)
     for (std::int64_t i = 0; i < count; ++i) {
       const Vertex u = frontier[i];
       for (const std::uint32_t v_row : graph_->targets(g.col_index(u))) {
         if (!claim(row_seen_.data(), static_cast<Vertex>(v_row))) continue;
+        // A find in this rank's own block is kept at once: the claim made it this thread's alone, and what the
+        // row's other ranks send for it comes later and finds its parent set (keep_found).
+        if (const std::uint32_t own = v_row - static_cast<std::uint32_t>(row_offset_); own < own_size) {
+          parent_[own] = u;
+          kept_[t].push_back(first_ + static_cast<Vertex>(own));
+          continue;
+        }
         const Vertex v = row_first + static_cast<Vertex>(v_row);
         const int owner = g.owner(v);
         out[static_cast<std::size_t>(g.col_of(owner))].push_back({static_cast<std::uint32_t>(v - g.first(owner)), u});
