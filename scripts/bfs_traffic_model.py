@@ -11,8 +11,9 @@ and finds (vertices it sent, with a parent, to another rank of its grid row). Th
                                             bitmaps passed round the row twice (C > 1)
           + (C - 1) W                       the last bottom-up level before a top-down one: the visited gathered
                                             along rows
-          + 8 finds + 16 P                  the finds along grid rows; the sums that steer the search (and 8 P more
-                                            in the first level: the root's degree)
+          + 8 finds + 8 P V                 the finds along grid rows; the V sums that steer the search: the
+                                            frontier's size, its arcs (top-down, and where a top-down level
+                                            follows), the root's degree (first level)
 with W the graph's bitmap bytes (n / 8, in whole words per block). The check: the measured bytes equal the model's
 for every level. The finds are the part a model of the search must predict: kappa = finds / (D (C - 1) / C) says
 how many times over the row's ranks sent a vertex: once bottom-up (the first rank to see a parent marks it), up to C
@@ -37,10 +38,13 @@ def blocks(n, ranks):
 
 
 def fixed_bytes(direction, frontier, n, rows, cols, first, switching):
-    """The job's bytes in a level that do not depend on who found what (payload; the sums as 16 bytes a rank, and
-    8 more in the first level: the root's degree). `switching`: a bottom-up level that a top-down one follows."""
+    """The job's bytes in a level that do not depend on who found what (payload; the sums as 8 bytes a rank per
+    value: the frontier's size, its arcs after a top-down step or before the first top-down step that follows a
+    bottom-up one, the root's degree in the first level). `switching`: a bottom-up level that a top-down one
+    follows."""
     ranks = rows * cols
-    sums = (16 + 8 * first) * ranks if ranks > 1 else 0
+    values = 1 + (direction == "top-down" or switching) + first
+    sums = 8 * values * ranks if ranks > 1 else 0
     if direction == "top-down":
         return 4 * frontier * (rows - 1) + sums
     bitmap = 8 * sum(words(b) for b in blocks(n, ranks))

@@ -73,15 +73,19 @@ std::span<const Vertex> DistributedBfs::search(Vertex root, const Params& params
         static_cast<double>(now.scout) > static_cast<double>(unexamined) / params.alpha)
       bottom_up = true;
     if (!bottom_up) unexamined -= now.scout;
-    const Totals next = bottom_up ? bottom_up_step(level.bytes) : top_down_step(level.bytes);
+    Totals next = bottom_up ? bottom_up_step(level.bytes) : top_down_step(level.bytes);
     level.direction = bottom_up ? Direction::bottom_up : Direction::top_down;
     level.discovered = next.frontier;
     level.finds = next.finds;
     if (bottom_up && params.direction == Direction::optimizing &&
         !(next.frontier >= now.frontier || static_cast<double>(next.frontier) > small)) {
       bottom_up = false;
-      // Top-down steps then skip what the row has visited (the search goes on only with a frontier).
-      if (next.frontier > 0) gather_row_seen(level.bytes);
+      // Top-down steps then skip what the row has visited, and the rule needs the frontier's arcs (the search goes on
+      // only with a frontier).
+      if (next.frontier > 0) {
+        gather_row_seen(level.bytes);
+        next.scout = bitmap_scout(level.bytes);
+      }
     }
     levels_.push_back(level);
     now = next;
@@ -299,24 +303,38 @@ DistributedBfs::Totals DistributedBfs::keep_found(const std::vector<Sent>& sent,
   return totals;
 }
 
-// The job's frontier: its vertices and their arcs, summed over the ranks.
+// The job's frontier: its vertices, summed over the ranks, and for a list their arcs. A bottom-up step's bitmap
+// frontier leaves its arcs to bitmap_scout: the rule needs them only when the search turns back top-down, and
+// summing the degrees of most of the graph after every bottom-up step was a twentieth of the search.
 DistributedBfs::Totals DistributedBfs::frontier_totals(Bytes& bytes) {
-  std::int64_t size = 0, scout = 0;
   if (front_in_bits_) {
+    std::int64_t size = 0;
     const auto words = static_cast<std::int64_t>(front_bits_.size());
-#pragma omp parallel for num_threads(threads_) schedule(static) reduction(+ : size, scout)
-    for (std::int64_t w = 0; w < words; ++w) {
-      size += std::popcount(front_bits_[w]);
-      for_each_bit(front_bits_[w], w, [&](Vertex i) { scout += graph_->degree(i); });
-    }
-  } else {
-    size = static_cast<std::int64_t>(front_.size());
-#pragma omp parallel for num_threads(threads_) schedule(static) reduction(+ : scout)
-    for (std::int64_t i = 0; i < size; ++i) scout += graph_->degree(front_[i] - first_);
+#pragma omp parallel for num_threads(threads_) schedule(static) reduction(+ : size)
+    for (std::int64_t w = 0; w < words; ++w) size += std::popcount(front_bits_[w]);
+    std::int64_t totals[] = {size};
+    sum_in_place(totals, grid_->world(), bytes);
+    return {.frontier = totals[0]};
   }
+  const auto size = static_cast<std::int64_t>(front_.size());
+  std::int64_t scout = 0;
+#pragma omp parallel for num_threads(threads_) schedule(static) reduction(+ : scout)
+  for (std::int64_t i = 0; i < size; ++i) scout += graph_->degree(front_[i] - first_);
   std::int64_t totals[] = {size, scout};
   sum_in_place(totals, grid_->world(), bytes);
   return {.frontier = totals[0], .scout = totals[1]};
+}
+
+// The arcs of the bitmap frontier, summed over the ranks.
+std::int64_t DistributedBfs::bitmap_scout(Bytes& bytes) {
+  std::int64_t scout = 0;
+  const auto words = static_cast<std::int64_t>(front_bits_.size());
+#pragma omp parallel for num_threads(threads_) schedule(static) reduction(+ : scout)
+  for (std::int64_t w = 0; w < words; ++w)
+    for_each_bit(front_bits_[w], w, [&](Vertex i) { scout += graph_->degree(i); });
+  std::int64_t totals[] = {scout};
+  sum_in_place(totals, grid_->world(), bytes);
+  return totals[0];
 }
 
 // The frontier's list from its bitmap, for a top-down step after a bottom-up one.

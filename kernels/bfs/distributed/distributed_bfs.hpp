@@ -62,7 +62,8 @@ class DistributedBfs {
 
  private:
   struct Found;
-  // The job's frontier size and its arcs, summed after a step, and this rank's finds sent to others.
+  // The job's frontier size and its arcs (summed after a top-down step only: see bitmap_scout), and this rank's finds
+  // sent to others.
   struct Totals {
     std::int64_t frontier = 0, scout = 0, finds = 0;
   };
@@ -76,6 +77,7 @@ class DistributedBfs {
   using Sent = Outbox<Found>;  // a thread's finds, per grid column
   Totals keep_found(const std::vector<Sent>& sent, Bytes& bytes);
   Totals frontier_totals(Bytes& bytes);
+  std::int64_t bitmap_scout(Bytes& bytes);
   void front_from_bits();
   std::vector<std::uint64_t> frontier_words(Bytes& bytes);
 
