@@ -101,6 +101,23 @@ TEST(Grid, BlocksCoverTheVerticesAndOwnersAgree) {
   }
 }
 
+// A column index goes back to its vertex by the general search and by the look-up of the rank's own column, for
+// every grid, blocks of unequal sizes included.
+TEST(Grid, ColumnIndicesTurnBackIntoTheirVertices) {
+  for (const GridShape shape : grids())
+    for (const std::int64_t n : {std::int64_t{64} * ranks(), std::int64_t{1000}, std::int64_t{4096}}) {
+      const Grid g(MPI_COMM_WORLD, shape, n);
+      const int col = g.col_of(g.rank());
+      for (int k = 0; k < shape.rows; ++k) {
+        const int p = g.rank_at(k, col);
+        for (Vertex u = g.first(p); u < g.last(p); ++u) {
+          const std::int64_t i = g.col_index(u);
+          ASSERT_EQ(g.col_vertex(col, i), u) << shape.name() << ", " << n << " vertices";
+          ASSERT_EQ(g.own_col_vertex(i), u) << shape.name() << ", " << n << " vertices";
+        }
+      }
+    }
+}
 TEST(Grid, RefusesAJobTooLargeForTheGraphOrAGridOfAnotherSize) {
   if (ranks() > 1) {
     EXPECT_THROW(Grid(MPI_COMM_WORLD, squarest_grid(ranks()), 64 * ranks() - 64), ulibc::Error);

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "mpi/comm.hpp"
 #include "ulibc/error.hpp"
 
@@ -39,6 +41,11 @@ Grid::Grid(MPI_Comm comm, GridShape shape, std::int64_t vertices) : world_(comm)
     }
     col_base_.push_back(base);
   }
+  const int col = col_of(rank_);
+  col_shift_.resize(static_cast<std::size_t>(col_size(col) / kWord));
+  for (int k = 0; k < shape.rows; ++k)
+    std::fill(col_shift_.begin() + col_base(col, k) / kWord, col_shift_.begin() + col_base(col, k + 1) / kWord,
+              static_cast<Vertex>(first(rank_at(k, col)) - col_base(col, k)));
   mpi::check(MPI_Comm_split(comm, row_of(rank_), col_of(rank_), &row_comm_), "MPI_Comm_split");
   mpi::check(MPI_Comm_split(comm, col_of(rank_), row_of(rank_), &col_comm_), "MPI_Comm_split");
 }

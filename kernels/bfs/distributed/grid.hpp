@@ -73,6 +73,9 @@ class Grid {
     while (k + 1 < shape_.rows && col_base(c, k + 1) <= i) ++k;
     return static_cast<Vertex>(first(rank_at(k, c)) + (i - col_base(c, k)));
   }
+  // The same for this rank's column, by a look-up per word (4 bytes a word, half the column's frontier bitmap): a
+  // bottom-up step turns every find's parent into a vertex, and col_vertex goes through up to R block bases.
+  Vertex own_col_vertex(std::int64_t i) const { return static_cast<Vertex>(i + col_shift_[i / 64]); }
 
  private:
   MPI_Comm world_;
@@ -82,6 +85,7 @@ class Grid {
   std::int64_t n_ = 0, words_ = 0;
   std::vector<Vertex> first_;           // ranks() + 1 boundaries
   std::vector<std::int64_t> col_base_;  // per column, rows + 1 bases
+  std::vector<Vertex> col_shift_;       // per word of this rank's column: its block's first vertex less its base
 };
 
 }  // namespace ulibc::bfs::distributed
