@@ -46,7 +46,7 @@ DistributedBfs::~DistributedBfs() = default;
 
 std::size_t DistributedBfs::bytes() const {
   const std::int64_t col_words = words_for(grid_->col_size(grid_->col_of(grid_->rank())));
-  return graph_->bytes() + parent_.size() * sizeof(Vertex) +
+  return grid_->bytes() + graph_->bytes() + parent_.size() * sizeof(Vertex) +
          (row_seen_.size() + col_words + front_bits_.size()) * sizeof(Word);
 }
 

@@ -55,7 +55,7 @@ class DistributedBfs {
   const Grid& grid() const { return *grid_; }
   const BlockGraph& graph() const { return *graph_; }
   int threads() const { return threads_; }
-  // This rank's memory as allocated: its block of the graph and its search state.
+  // This rank's memory as allocated: the grid's tables, its block of the graph and its search state.
   std::size_t bytes() const;
   // Collective: the whole parent array of the last search on rank `to` (empty elsewhere), for tests and small graphs.
   std::vector<Vertex> gather_parents(int to) const;

@@ -15,6 +15,7 @@
 #pragma once
 #include <mpi.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -76,6 +77,9 @@ class Grid {
   // The same for this rank's column, by a look-up per word (4 bytes a word, half the column's frontier bitmap): a
   // bottom-up step turns every find's parent into a vertex, and col_vertex goes through up to R block bases.
   Vertex own_col_vertex(std::int64_t i) const { return static_cast<Vertex>(i + col_shift_[i / 64]); }
+  std::size_t bytes() const {
+    return (first_.size() + col_shift_.size()) * sizeof(Vertex) + col_base_.size() * sizeof(std::int64_t);
+  }
 
  private:
   MPI_Comm world_;
