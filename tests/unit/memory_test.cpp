@@ -139,7 +139,7 @@ TEST(Memory, PagesOnlyReadAreAbsentNotAnError) {
 }
 
 // The first page of the address space is below the kernel's mmap_min_addr and never mapped. A freed buffer's range
-// would not do: ASan's allocator mapped one again before the query, under load.
+// would not do: in the ASan build, under load, that range was mapped again before the query.
 TEST(Memory, PlacementOfAnUnmappedRangeIsAnError) {
   void* never_mapped = nullptr;
   EXPECT_TRUE(contains(input_error_of([&] { page_placement(never_mapped, 4 * page_size()); }), "not all mapped"));
