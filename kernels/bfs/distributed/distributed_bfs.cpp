@@ -228,7 +228,7 @@ void DistributedBfs::search_segment(const std::vector<Word>& frontier, int segme
     std::vector<Found>& out = sent_[t][static_cast<std::size_t>(segment)];
     // A find in this rank's own block is kept at once (its bit below): in a bottom-up step no other rank finds it.
     const auto keep = [&](Vertex i, std::uint32_t u_col) {
-      const Vertex parent = g.own_col_vertex(u_col);
+      const Vertex parent = g.col_vertex(u_col);
       if (owner != g.rank()) return out.push_back({static_cast<std::uint32_t>(i), parent});
       parent_[i] = parent;
     };

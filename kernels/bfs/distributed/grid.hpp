@@ -68,15 +68,9 @@ class Grid {
     const int p = owner(u);
     return col_base(col_of(p), row_of(p)) + (u - first(p));
   }
-  // The vertex at column index i of column c (i inside a block, not in its padding).
-  Vertex col_vertex(int c, std::int64_t i) const {
-    int k = 0;
-    while (k + 1 < shape_.rows && col_base(c, k + 1) <= i) ++k;
-    return static_cast<Vertex>(first(rank_at(k, c)) + (i - col_base(c, k)));
-  }
-  // The same for this rank's column, by a look-up per word (4 bytes a word, half the column's frontier bitmap): a
-  // bottom-up step turns every find's parent into a vertex, and col_vertex goes through up to R block bases.
-  Vertex own_col_vertex(std::int64_t i) const { return static_cast<Vertex>(i + col_shift_[i / 64]); }
+  // The vertex at column index i of this rank's column (i inside a block, not in its padding), by a look-up per word
+  // (4 bytes a word, half the column's frontier bitmap): a bottom-up step turns every find's parent into a vertex.
+  Vertex col_vertex(std::int64_t i) const { return static_cast<Vertex>(i + col_shift_[i / 64]); }
   std::size_t bytes() const {
     return (first_.size() + col_shift_.size()) * sizeof(Vertex) + col_base_.size() * sizeof(std::int64_t);
   }
