@@ -53,6 +53,11 @@ class NumaBuffer {
   // memory: preferring node 0"); "" when it got what was asked.
   const std::string& note() const { return note_; }
 
+  // Keeps the first `bytes` and unmaps the whole pages (of the kind it got)
+  // beyond them, giving that memory back at once; the data stays where it
+  // is. Nothing changes when bytes >= size(); 0 unmaps it all.
+  void shrink(std::size_t bytes);
+
  private:
   friend class BufferMaker;
   void* data_ = nullptr;
@@ -67,6 +72,12 @@ NumaBuffer allocate_on_node(const Topology& topo, std::size_t bytes, int node, M
 // `bytes` interleaved page by page over `nodes` (OS ids; empty = every node
 // with memory that the process may use). opts.bind is ignored.
 NumaBuffer allocate_interleaved(const Topology& topo, std::size_t bytes, const NodeSet& nodes, MemOptions opts = {});
+
+// `bytes` bound to no node: each page lands where it is first touched, as
+// malloc's memory does, but page-aligned, of the kind asked for, and able to
+// shrink. No topology is consulted: beyond a size of zero or one that cannot
+// be rounded up (Error(input)), only mmap refuses (Error(system)).
+NumaBuffer allocate_first_touch(std::size_t bytes, MemOptions opts = {});
 
 // Consecutive parts of one mapping, each bound strictly to its own node: a
 // block distribution, as NodeArray lays out its nodes' parts. node -1 leaves

@@ -73,15 +73,20 @@ NodeSet node_ids(const Topology& topo) {
   return out;
 }
 
-BufferPlan plan_for(const Topology& topo, std::string what, std::size_t bytes, PageKind pages) {
+BufferPlan plan_for(std::string what, std::size_t bytes, PageKind pages) {
   BufferPlan plan{.what = std::move(what), .bytes = bytes, .pages = pages};
-  plan.one_memory_node = memory_nodes(topo).count() <= 1;
-  plan.live = topo.is_live();
   if (bytes == 0) refuse(plan, "the size is 0; nothing to allocate");
   // Room to round up to the page and, for THP, to over-map by one page to align.
   const std::size_t granule = page_granule(pages);
   if (bytes > std::numeric_limits<std::size_t>::max() - 2 * granule)
     refuse(plan, "the size does not fit in the address space once rounded up to whole " + kb_text(granule) + " pages");
+  return plan;
+}
+
+BufferPlan plan_for(const Topology& topo, std::string what, std::size_t bytes, PageKind pages) {
+  BufferPlan plan = plan_for(std::move(what), bytes, pages);
+  plan.one_memory_node = memory_nodes(topo).count() <= 1;
+  plan.live = topo.is_live();
   return plan;
 }
 
@@ -322,6 +327,15 @@ NumaBuffer& NumaBuffer::operator=(NumaBuffer&& o) noexcept {
 
 NumaBuffer::~NumaBuffer() { os::unmap(data_, mapped_); }
 
+void NumaBuffer::shrink(std::size_t bytes) {
+  if (bytes >= size_) return;
+  const std::size_t kept = round_up(bytes, page_granule(pages_));
+  os::unmap(static_cast<char*>(data_) + kept, mapped_ - kept);
+  size_ = bytes;
+  mapped_ = kept;
+  if (kept == 0) data_ = nullptr;
+}
+
 NumaBuffer allocate_on_node(const Topology& topo, std::size_t bytes, int node, MemOptions opts) {
   const bool strict = opts.bind == MemBind::strict;
   const std::string what = size_text(bytes) + " on " + node_text(node) + (strict ? " (strict)" : " (preferred)");
@@ -346,6 +360,12 @@ NumaBuffer allocate_on_node(const Topology& topo, std::size_t bytes, int node, M
     plan.notes.push_back(node_text(node) + " has no memory: preferring " + node_text(target) +
                          ", the nearest with memory");
   plan.stretches.push_back({.bytes = bytes, .mode = os::MemMode::preferred, .nodes = {target}});
+  return BufferMaker(std::move(plan)).make();
+}
+
+NumaBuffer allocate_first_touch(std::size_t bytes, MemOptions opts) {
+  BufferPlan plan = plan_for(size_text(bytes) + " placed by first touch", bytes, opts.pages);
+  plan.stretches.push_back({.bytes = bytes});
   return BufferMaker(std::move(plan)).make();
 }
 

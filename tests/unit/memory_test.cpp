@@ -362,6 +362,70 @@ TEST(Memory, TransparentHugePagesAreAlignedOrFallBackWithAReason) {
   EXPECT_EQ(page_placement(b.data(), b.mapped_bytes()).per_node.at(home()), b.mapped_bytes() / page_size());
 }
 
+TEST(Memory, FirstTouchIsUnboundPageAlignedAndOfTheKindAsked) {
+  const std::size_t page = page_size();
+  NumaBuffer b = allocate_first_touch(3 * page + 1);
+  ASSERT_NE(b.data(), nullptr);
+  EXPECT_TRUE(aligned(b.data(), page));
+  EXPECT_EQ(b.size(), 3 * page + 1);
+  EXPECT_EQ(b.mapped_bytes(), 4 * page);
+  EXPECT_EQ(memory_policy(b.data()).mode, MemPolicyMode::none);
+  EXPECT_EQ(page_placement(b.data(), b.mapped_bytes()).absent, 4u);
+  touch(b.data(), b.mapped_bytes());
+  EXPECT_EQ(page_placement(b.data(), b.mapped_bytes()).absent, 0u);
+
+  const std::size_t bytes = 3 * (std::size_t{1} << 20);
+  NumaBuffer h = allocate_first_touch(bytes, {.pages = PageKind::transparent_huge});
+  EXPECT_EQ(memory_policy(h.data()).mode, MemPolicyMode::none);
+  if (thp_enabled()) {
+    EXPECT_EQ(h.pages(), PageKind::transparent_huge);
+    EXPECT_TRUE(aligned(h.data(), thp_bytes()));
+    EXPECT_EQ(h.mapped_bytes(), (bytes + thp_bytes() - 1) / thp_bytes() * thp_bytes());
+  } else {
+    EXPECT_EQ(h.pages(), PageKind::normal);
+    EXPECT_TRUE(contains(h.note(), "using base pages")) << h.note();
+  }
+  EXPECT_TRUE(contains(input_error_of([&] { allocate_first_touch(0); }), "size is 0"));
+  EXPECT_TRUE(contains(input_error_of([&] { allocate_first_touch(kMax); }), "does not fit"));
+}
+
+// Where the mapping holding p ends, from /proc/self/maps (0: no mapping holds p).
+std::uintptr_t mapping_end(const void* p) {
+  const auto at = reinterpret_cast<std::uintptr_t>(p);
+  std::ifstream maps("/proc/self/maps");
+  std::string line;
+  while (std::getline(maps, line)) {
+    const std::uintptr_t begin = std::stoull(line, nullptr, 16);
+    const std::uintptr_t end = std::stoull(line.substr(line.find('-') + 1), nullptr, 16);
+    if (begin <= at && at < end) return end;
+  }
+  return 0;
+}
+
+// Bound to a node, the buffer's mapping cannot merge with whatever is mapped after it later: its end is its own.
+TEST(Memory, ShrinkGivesTheWholePagesBeyondBackAndKeepsTheData) {
+  const std::size_t page = page_size();
+  NumaBuffer b = allocate_on_node(live(), 8 * page, home());
+  auto* p = static_cast<unsigned char*>(b.data());
+  for (std::size_t i = 0; i < 8 * page; ++i) p[i] = static_cast<unsigned char>(i * 7);
+  b.shrink(3 * page + 1);
+  EXPECT_EQ(b.data(), p);
+  EXPECT_EQ(b.size(), 3 * page + 1);
+  EXPECT_EQ(b.mapped_bytes(), 4 * page);
+  EXPECT_EQ(mapping_end(p), reinterpret_cast<std::uintptr_t>(p + 4 * page));
+  for (std::size_t i = 0; i < 4 * page; ++i) ASSERT_EQ(p[i], static_cast<unsigned char>(i * 7)) << "byte " << i;
+  b.shrink(4 * page);  // not smaller: nothing changes
+  EXPECT_EQ(b.size(), 3 * page + 1);
+  EXPECT_EQ(b.mapped_bytes(), 4 * page);
+  b.shrink(0);
+  EXPECT_EQ(b.data(), nullptr);
+  EXPECT_EQ(b.mapped_bytes(), 0u);
+
+  NumaBuffer h = allocate_on_node(live(), 3 * (std::size_t{1} << 20), home(), {.pages = PageKind::transparent_huge});
+  h.shrink(1);  // whole pages of its own kind
+  EXPECT_EQ(h.mapped_bytes(), page_granule(h.pages()));
+}
+
 TEST(Memory, ExplicitHugePagesNeverSigbusAndFallBackWithAReason) {
   const std::size_t huge = hugetlb_bytes();
   // One page more than the node has free: the first touch of that page
