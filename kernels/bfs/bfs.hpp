@@ -100,10 +100,10 @@ class Bfs {
   Vertex vertices() const;
   EdgeIndex arcs() const;            // twice the undirected edges
   EdgeIndex degree(Vertex v) const;  // Error(input) for v outside the graph
-  // Memory the kernel holds, as allocated: its graph (8-byte offsets and the
-  // top-neighbour array per vertex, a 4-byte id per arc, and the room that
-  // duplicate tuples took before they were dropped) and its per-vertex
-  // search state (parents, queue, four bitmaps, the threads' queue blocks).
+  // Memory the kernel holds: its graph (8-byte offsets and the top-neighbour
+  // array per vertex, a 4-byte id per arc) and its per-vertex search state
+  // (parents, queue, four bitmaps, the threads' queue blocks), without the
+  // rounding of each array up to whole pages.
   std::size_t bytes() const;
 
  private:

@@ -295,7 +295,7 @@ void SearchGraph::close_up(const Layout& layout, const std::vector<ListShare>& s
       if (s.length > 0 && o[s.first] != s.from)
         std::memmove(arcs + o[s.first], arcs + s.from, s.length * sizeof(Vertex));
     }
-    // The room the duplicates took goes back where the allocation allows.
+    // The room the duplicates took goes back.
     store(p).neighbours.shrink(running);
     view(p).neighbours = store(p).neighbours.data();
   }

@@ -11,9 +11,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
-#include <memory>
-#include <new>
 #include <numeric>
 #include <span>
 #include <vector>
@@ -89,42 +86,37 @@ class Layout {
 
 // An array of T in consecutive parts, part p of counts[p] elements: given
 // a topology, one mapping whose part p is bound to nodes[p] (allocate_parts;
-// -1 leaves it to first touch); without, an ordinary allocation that the
-// first touch places.
+// -1 leaves it to first touch); without, one mapping that the first touch
+// places. Page-aligned either way: no cache line straddles two threads'
+// chunks of a bitmap. An array of a huge page or more whose parts split at
+// huge pages asks for transparent huge pages: a search reads the graph and
+// the per-vertex state at random, and with base pages most of those reads
+// also missed the TLB (the plain kernel was about 10% faster at SCALE 20 and
+// 22 on 2 threads with huge pages).
 template <class T>
 class PartArray {
  public:
   PartArray() = default;
   PartArray(const Topology* topo, const std::vector<std::size_t>& counts, const std::vector<int>& nodes)
       : size_(std::accumulate(counts.begin(), counts.end(), std::size_t{0})) {
-    if (size_ == 0) return;  // nothing to place (and allocate_parts refuses 0 bytes)
+    if (size_ == 0) return;  // nothing to place (and the allocators refuse 0 bytes)
+    const MemOptions opts{.pages = page_kind(counts)};
     if (!topo) {
-      // Page-aligned like allocate_parts': no cache line straddles two
-      // threads' chunks of a bitmap, for the same layout in both kernels.
-      const std::size_t bytes = (size_ * sizeof(T) + kAlign - 1) / kAlign * kAlign;
-      heap_.reset(static_cast<T*>(std::aligned_alloc(kAlign, bytes)));
-      if (!heap_) throw std::bad_alloc();
-      data_ = heap_.get();
-      return;
+      numa_ = allocate_first_touch(size_ * sizeof(T), opts);
+    } else {
+      std::vector<MemPart> parts;
+      for (std::size_t p = 0; p < counts.size(); ++p)
+        parts.push_back({.bytes = counts[p] * sizeof(T), .node = nodes[p]});
+      numa_ = allocate_parts(*topo, parts, opts);
     }
-    std::vector<MemPart> parts;
-    for (std::size_t p = 0; p < counts.size(); ++p) parts.push_back({.bytes = counts[p] * sizeof(T), .node = nodes[p]});
-    numa_ = allocate_parts(*topo, parts);
     data_ = static_cast<T*>(numa_.data());
   }
 
-  // Keeps the first `count` elements (count <= size()) and gives the rest
-  // back where it can: an ordinary allocation shrinks in place (realloc,
-  // which for a large block unmaps the pages beyond; the start may then lose
-  // its page alignment, so not for bitmaps), a NUMA mapping keeps its length.
-  // bytes() counts what is still held.
+  // Keeps the first `count` elements (count <= size()) and gives the whole
+  // pages beyond back. bytes() counts what is still held.
   void shrink(std::size_t count) {
-    if (!heap_ || count >= size_ || count == 0) return;
-    T* kept = static_cast<T*>(std::realloc(heap_.get(), count * sizeof(T)));
-    if (!kept) return;  // a failed realloc leaves the block as it was
-    static_cast<void>(heap_.release());
-    heap_.reset(kept);
-    data_ = kept;
+    if (count >= size_ || count == 0) return;
+    numa_.shrink(count * sizeof(T));
     size_ = count;
   }
 
@@ -134,13 +126,18 @@ class PartArray {
   std::size_t bytes() const { return size_ * sizeof(T); }
 
  private:
-  static constexpr std::size_t kAlign = 4096;
-  struct Delete {
-    void operator()(T* p) const { std::free(p); }
-  };
+  static PageKind page_kind(const std::vector<std::size_t>& counts) {
+    const std::size_t huge = page_granule(PageKind::transparent_huge);
+    std::size_t total = 0;
+    for (std::size_t p = 0; p < counts.size(); ++p) {
+      if (p + 1 < counts.size() && counts[p] * sizeof(T) % huge != 0) return PageKind::normal;
+      total += counts[p] * sizeof(T);
+    }
+    return total >= huge ? PageKind::transparent_huge : PageKind::normal;
+  }
+
   std::size_t size_ = 0;
   T* data_ = nullptr;
-  std::unique_ptr<T, Delete> heap_;
   NumaBuffer numa_;
 };
 
@@ -176,10 +173,9 @@ struct GraphPart {
 // each vertex's arcs, a second scatters them into the parts' arrays, each
 // list is sorted by id and deduplicated in place (self-loops dropped, as
 // graph/builder.hpp does), the lists are closed up and then reordered by
-// degree. The arrays are never copied, so the arcs exist once. The room the
-// duplicates took (a few percent on Kronecker graphs) goes back to the
-// allocator for the plain kernel; a NUMA part's mapping keeps it, and
-// bytes() counts it.
+// degree. The arrays are never copied, so the arcs exist once. The whole
+// pages of the room the duplicates took (a few percent on Kronecker graphs)
+// go back to the system.
 class SearchGraph {
  public:
   SearchGraph(const CsrGraph& g, const Layout& layout, const Topology* topo);

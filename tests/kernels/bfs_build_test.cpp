@@ -142,7 +142,7 @@ TEST(BfsBuild, KernelsFromTuplesSearchValidTreesAndHoldOneCopy) {
   const Mapping map = Mapping::build(four_nodes(), Policy(PolicyKind::scatter), 4);
   Bfs numa(tuples, four_nodes(), map);
   EXPECT_EQ(numa.arcs(), g.arcs());
-  EXPECT_GE(numa.bytes(), copied.bytes());  // a NUMA part keeps the duplicates' room
+  EXPECT_GE(numa.bytes(), copied.bytes());  // four parts' offsets, four threads' queue blocks
   const Vertex root = choose_roots(g, 1, 2)[0];
   const auto v = validate(tuples, root, numa.search(root), 4);
   EXPECT_TRUE(v.valid) << v.failure;
