@@ -214,10 +214,8 @@ class Searcher {
       for (const Vertex v : mine_.neighbours_of(u)) {
         if (!claim(visited, v)) continue;
         parent[v] = u;
-        const int owner = l_.owner(v);
-        scout_ += e_.graph.part(owner).degree(v);
         ++found_;
-        blocks_.push(owner, v, appender());
+        blocks_.push(l_.owner(v), v, appender());
       }
     });
     blocks_.flush_all(appender());
@@ -294,10 +292,7 @@ class Searcher {
       for (std::int64_t w = begin; w < end; ++w) {
         if (bits[w] == 0) continue;
         found_ += std::popcount(bits[w]);
-        for_each_bit(bits[w], w, [&](Vertex u) {
-          scout_ += mine_.degree(u);
-          blocks_.push(p_, u, appender());
-        });
+        for_each_bit(bits[w], w, [&](Vertex u) { blocks_.push(p_, u, appender()); });
         bits[w] = 0;
       }
     });
@@ -331,11 +326,16 @@ class Searcher {
     }
   }
 
-  // Appends a block to part p's queue, after the part's current window.
+  // Appends a block to part p's queue, after the part's current window, and
+  // adds its vertices' degrees to the scout count. Summed here, a block at a
+  // time, rather than as each vertex is claimed: the claim's locked
+  // instruction would let only one of those cache misses be in flight.
   void append(int p, std::span<const Vertex> block) {
     const std::int64_t at =
         e_.appends[p].added[slot(phase_)].fetch_add(static_cast<std::int64_t>(block.size()), std::memory_order_relaxed);
     std::copy(block.begin(), block.end(), s_.queue.data() + l_.first(p) + end_[p] + at);
+    const GraphPart& part = e_.graph.part(p);
+    for (const Vertex v : block) scout_ += part.degree(v);
   }
   struct Appender {
     Searcher* searcher;
