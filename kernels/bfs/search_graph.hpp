@@ -90,9 +90,9 @@ class Layout {
 // places. Page-aligned either way: no cache line straddles two threads'
 // chunks of a bitmap. An array of a huge page or more whose parts split at
 // huge pages asks for transparent huge pages: a search reads the graph and
-// the per-vertex state at random, and with base pages most of those reads
-// also missed the TLB (the plain kernel was about 10% faster at SCALE 20 and
-// 22 on 2 threads with huge pages).
+// the per-vertex state at random, and with base pages many of those reads
+// also missed the TLB (the plain kernel's searches took 4-5% less time on
+// huge pages at SCALE 20 on 2 threads).
 template <class T>
 class PartArray {
  public:
