@@ -4,9 +4,11 @@
 #include <fmt/format.h>
 
 #include <climits>
+#include <cstdlib>
 #include <string>
 
 #include "ulibc/error.hpp"
+#include "ulibc/rank_share.hpp"
 
 namespace ulibc::mpi {
 
@@ -20,10 +22,22 @@ void check(int rc, const char* call) {
       (length > 0 ? std::string(text, static_cast<std::size_t>(length)) : "error " + std::to_string(rc)));
 }
 
+namespace {
+
+// A process that no launcher started becomes a singleton. Open MPI 4.1 then starts a daemon of its own (orted), which
+// on a machine whose name does not resolve (a fresh chroot or container) took 5 s every time. An isolated singleton
+// starts none and only cannot spawn processes, which ULIBC never does. A setting of the user's own is kept.
+void isolate_a_singleton() {
+  if (!launcher_local_rank()) setenv("OMPI_MCA_ess_singleton_isolated", "1", 0);
+}
+
+}  // namespace
+
 Session::Session(ThreadLevel level) {
   int started = 0;
   check(MPI_Initialized(&started), "MPI_Initialized");
   if (!started) {
+    isolate_a_singleton();
     const int required = level == ThreadLevel::single ? MPI_THREAD_SINGLE : MPI_THREAD_FUNNELED;
     int provided = 0;
     check(MPI_Init_thread(nullptr, nullptr, required, &provided), "MPI_Init_thread");
