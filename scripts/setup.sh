@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the Debian packages that ULIBC's two commands need, and nothing more.
+# Installs the Debian packages that ULIBC's two commands need, and nothing more but the lines of /etc/hosts that
+# name localhost and this machine where a fresh root lacks them (Open MPI needs them; see below).
 #
 # usage: scripts/setup.sh [demo|test] [--list]
 #   demo    what scripts/demo.sh uses: the build of the library, the kernels and the command, and the plot
@@ -7,7 +8,7 @@
 #           the sanitizers and the NUMA lab's emulated machines
 #   --list  prints the profile's package names, one a line, and installs nothing (scripts/check_packages.py
 #           reads the list from here)
-# Idempotent: when everything is present it only asks dpkg and returns.
+# Idempotent: when everything is present it only asks getent and dpkg and returns.
 set -euo pipefail
 
 profile=test
@@ -62,6 +63,21 @@ if [ "$list" -eq 1 ]; then
   exit 0
 fi
 
+sudo_cmd=()
+[ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+
+# Open MPI looks up `localhost` when it starts a job: where nothing resolves it (a fresh root under chroot, which has
+# no /etc/hosts), a singleton started 5 s late every time and mpirun at random. Debian's installer writes
+# 127.0.0.1 localhost and 127.0.1.1 for the machine's own name; the same lines are added here where they are missing.
+add_host() {
+  getent hosts "$2" >/dev/null && return 0
+  echo "setup: $2 does not resolve: adding '$1 $2' to /etc/hosts" >&2
+  echo "$1 $2" | "${sudo_cmd[@]}" tee -a /etc/hosts >/dev/null ||
+    echo "setup: /etc/hosts could not be written; MPI jobs may start 5 s late" >&2
+}
+add_host 127.0.0.1 localhost
+add_host 127.0.1.1 "$(uname -n)"
+
 missing=()
 for p in "${selected[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -69,8 +85,6 @@ done
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 echo "setup: installing ${missing[*]}" >&2
-sudo_cmd=()
-[ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
 export DEBIAN_FRONTEND=noninteractive
 "${sudo_cmd[@]}" apt-get update -qq
 "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
