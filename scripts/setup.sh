@@ -45,6 +45,7 @@ packages=(
   # (the complex build, which brings the complex PETSc) and ARPACK. Both PETSc builds install side by side
   # (peers/CMakeLists.txt checks each one's scalar type when it configures).
   libpetsc-real3.18-dev libslepc-complex3.18-dev libarpack2-dev
+  mpich libmpich-dev
   # the virtual NUMA lab (tests/numa_lab): QEMU boots Debian's kernel with an initramfs of a static busybox and
   # the static guest tests (whose SDP check links OpenBLAS statically: its LAPACK needs the static Fortran runtime)
   qemu-system-x86 linux-image-amd64 busybox-static libgfortran-12-dev
