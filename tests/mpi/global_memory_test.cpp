@@ -8,6 +8,7 @@
 #include <cstring>
 #include <string>
 
+#include "global_memory/global_array.hpp"
 #include "mpi/comm.hpp"
 #include "ulibc/error.hpp"
 
@@ -138,6 +139,31 @@ TEST(GlobalMemory, CheckoutsOutsideTheArrayOrBeyondTheCacheAreRefused) {
     }
   }
   g.barrier();
+}
+
+// The typed array: each rank writes its strided elements one at a time, then every rank sums [100, 900) in pieces
+// of 32 elements (each over several cache blocks) and gets what the formula gives.
+void expect_sums_alike(GlobalArray<double>& a) {
+  for (std::uint64_t i = static_cast<std::uint64_t>(rank()); i < a.size(); i += static_cast<std::uint64_t>(ranks()))
+    a.write(i, 1)[0] = 0.5 * static_cast<double>(i);
+  a.memory().barrier();
+  double sum = 0;
+  for (std::uint64_t first = 100; first < 900; first += 32) {
+    const auto piece = a.read(first, 32);
+    for (const double x : piece.span()) sum += x;
+  }
+  EXPECT_EQ(sum, 0.5 * (100 + 899) * 800 / 2);
+  EXPECT_THROW(a.read(990, 11), ulibc::Error);
+  a.memory().barrier();
+}
+
+TEST(GlobalArray, ElementsWrittenAnywhereSumAlikeEverywhere) {
+  const GlobalOptions cached{.block_bytes = 64, .cache_blocks = 8, .share_machine = false};
+  auto blocks = GlobalArray<double>::block(MPI_COMM_WORLD, 1000, cached);
+  expect_sums_alike(blocks);
+  auto chunks = GlobalArray<double>::cyclic(MPI_COMM_WORLD, 1000, 7, cached);
+  expect_sums_alike(chunks);
+  EXPECT_EQ(chunks.own().size(), chunks.memory().distribution().elements_on(rank()));
 }
 
 // A share beyond the machine's memory, or a distribution for another rank count: every rank refuses, none waits.
