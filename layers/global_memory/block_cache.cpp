@@ -57,7 +57,6 @@ std::size_t BlockCache::place(std::uint64_t block) {
   const std::size_t i = take_slot();
   Slot& s = slots_[i];
   s.block = block;
-  s.used = true;
   s.valid = false;
   s.data.resize(block_bytes_);
   s.dirty.assign((block_bytes_ + kBits - 1) / kBits, 0);
@@ -124,13 +123,12 @@ void BlockCache::drop(std::size_t slot) {
   Slot& s = slots_[slot];
   lru_.erase(s.age);
   where_.erase(s.block);
-  s.used = s.valid = false;
+  s.valid = false;
   free_.push_back(slot);
 }
 
 void BlockCache::write_back() {
-  for (Slot& s : slots_)
-    if (s.used) store_dirty(s);
+  for (const auto& [block, slot] : where_) store_dirty(slots_[slot]);
   backing_.complete();
 }
 

@@ -56,7 +56,7 @@ class BlockCache {
  private:
   struct Slot {
     std::uint64_t block = 0;
-    bool used = false, valid = false;
+    bool valid = false;
     int pins = 0;
     std::vector<std::byte> data;
     std::vector<std::uint64_t> dirty;      // a bit per byte

@@ -19,16 +19,26 @@ namespace {
 constexpr std::size_t kMaxBlock = std::size_t{1} << 30;  // one MPI_Get or MPI_Put of int-counted bytes
 constexpr std::uint64_t kLine = 64;
 
+// Where byte `byte` of the array lives: its home, its displacement in bytes in the home's share, and how many bytes
+// from it on the home holds in one run.
+struct Piece {
+  int home;
+  std::uint64_t displacement, run;
+};
+Piece piece_at(const Distribution& dist, std::uint64_t byte) {
+  const Distribution::Place p = dist.locate(byte / dist.unit());
+  const std::uint64_t inside = byte % dist.unit();
+  return {p.home, p.index * dist.unit() + inside, p.run * dist.unit() - inside};
+}
+
 // f(home, displacement, at, length) for each piece of [offset, offset + bytes) that one home holds in one run:
-// `at` counts from offset, `displacement` in bytes from the start of the home's share.
+// `at` counts from offset.
 template <class F>
 void for_each_piece(const Distribution& dist, std::uint64_t offset, std::uint64_t bytes, F&& f) {
   for (std::uint64_t at = 0; at < bytes;) {
-    const std::uint64_t byte = offset + at;
-    const Distribution::Place p = dist.locate(byte / dist.unit());
-    const std::uint64_t inside = byte % dist.unit();
-    const std::uint64_t length = std::min(bytes - at, p.run * dist.unit() - inside);
-    f(p.home, p.index * dist.unit() + inside, at, length);
+    const Piece p = piece_at(dist, offset + at);
+    const std::uint64_t length = std::min(bytes - at, p.run);
+    f(p.home, p.displacement, at, length);
     at += length;
   }
 }
@@ -173,7 +183,7 @@ class GlobalMemory::Backing : public BlockCache::Backing {
 };
 
 GlobalMemory::GlobalMemory(MPI_Comm comm, const Distribution& dist, const GlobalOptions& options)
-    : comm_(comm), dist_(dist), options_(options) {
+    : comm_(comm), dist_(dist) {
   const mpi::Place me = mpi::place_in(comm);
   const std::uint64_t share = dist.elements_on(me.rank) * dist.unit();
   mpi::together(comm, [&] {
@@ -183,10 +193,10 @@ GlobalMemory::GlobalMemory(MPI_Comm comm, const Distribution& dist, const Global
                                     me.rank, format_bytes(share), format_bytes(available_memory())));
   });
   // Blocks of whole elements, so that a block's pieces split at elements.
-  options_.block_bytes = (options.block_bytes + dist.unit() - 1) / dist.unit() * dist.unit();
+  const std::size_t block = (options.block_bytes + dist.unit() - 1) / dist.unit() * dist.unit();
   windows_ = std::make_unique<Windows>(comm, share, options.share_machine);
-  backing_ = std::make_unique<Backing>(dist_, options_.block_bytes, *windows_);
-  cache_ = std::make_unique<BlockCache>(dist.bytes(), options_.block_bytes, options_.cache_blocks, *backing_);
+  backing_ = std::make_unique<Backing>(dist_, block, *windows_);
+  cache_ = std::make_unique<BlockCache>(dist.bytes(), block, options.cache_blocks, *backing_);
 }
 
 GlobalMemory::~GlobalMemory() {
@@ -201,11 +211,9 @@ GlobalMemory::~GlobalMemory() {
 std::span<std::byte> GlobalMemory::own() { return {windows_->own, static_cast<std::size_t>(windows_->own_bytes)}; }
 
 std::byte* GlobalMemory::direct(std::uint64_t offset, std::size_t bytes) const {
-  const Distribution::Place p = dist_.locate(offset / dist_.unit());
-  const std::uint64_t inside = offset % dist_.unit();
+  const Piece p = piece_at(dist_, offset);
   std::byte* home = windows_->local[static_cast<std::size_t>(p.home)];
-  if (!home || p.run * dist_.unit() - inside < bytes) return nullptr;
-  return home + p.index * dist_.unit() + inside;
+  return home && p.run >= bytes ? home + p.displacement : nullptr;
 }
 
 GlobalMemory::Checkout GlobalMemory::checkout(std::uint64_t offset, std::size_t bytes, Access access) {

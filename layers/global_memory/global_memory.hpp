@@ -94,7 +94,6 @@ class GlobalMemory {
 
   MPI_Comm comm_;
   Distribution dist_;
-  GlobalOptions options_;
   std::unique_ptr<Windows> windows_;
   std::unique_ptr<Backing> backing_;
   std::unique_ptr<BlockCache> cache_;
