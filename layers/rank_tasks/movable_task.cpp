@@ -62,17 +62,16 @@ std::uint64_t fingerprint() {
   return h;
 }
 
-const char* kind_name(std::uint32_t kind) { return kind_at(kind).name; }
-
+// One reduction: the largest of each value and of its complement, whose complement is the smallest.
 void check_same_kinds(MPI_Comm comm) {
-  std::uint64_t mine[2] = {fingerprint(), kinds()}, low[2] = {}, high[2] = {};
-  mpi::check(MPI_Allreduce(mine, low, 2, MPI_UINT64_T, MPI_MIN, comm), "MPI_Allreduce");
-  mpi::check(MPI_Allreduce(mine, high, 2, MPI_UINT64_T, MPI_MAX, comm), "MPI_Allreduce");
-  if (low[0] != high[0] || low[1] != high[1])
+  const std::uint64_t print = fingerprint(), count = kinds();
+  std::uint64_t most[4] = {print, count, ~print, ~count};
+  mpi::check(MPI_Allreduce(MPI_IN_PLACE, most, 4, MPI_UINT64_T, MPI_MAX, comm), "MPI_Allreduce");
+  if (most[0] != ~most[2] || most[1] != ~most[3])
     throw input_error(
         fmt::format("the ranks know different task kinds ({} to {} kinds): they run different programs, "
                     "so a task cannot move between them",
-                    low[1], high[1]));
+                    ~most[3], most[1]));
 }
 
 }  // namespace ulibc::rank_tasks

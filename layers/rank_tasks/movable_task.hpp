@@ -68,7 +68,6 @@ void run(const MovedTask& t);
 
 std::size_t kinds();          // the kinds registered
 std::uint64_t fingerprint();  // of the kinds' type names, in order
-const char* kind_name(std::uint32_t kind);
 
 // Collective: Error(input) on every rank of comm unless all have the same kinds, as ranks of one program do.
 void check_same_kinds(MPI_Comm comm);
