@@ -80,6 +80,18 @@ TEST(MovableTask, ACorruptedTaskIsRefusedNotRun) {
   EXPECT_EQ(g_result, 7);
 }
 
+// Last in the file: it leaves rank 0 with a kind the others lack. Every rank refuses, none waits for the others.
+TEST(MovableTask, RanksThatKnowDifferentKindsAllRefuse) {
+  if (ranks() == 1) return;  // one rank always agrees with itself
+  if (rank() == 0) ulibc::rank_tasks::detail::register_kind(nullptr, "a kind only rank 0 has", 1);
+  try {
+    check_same_kinds(MPI_COMM_WORLD);
+    ADD_FAILURE() << "ranks with different kinds were let through";
+  } catch (const ulibc::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("they run different programs"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
